@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import type { ComparisonRow } from '../../src/model/report.js';
+import { metricRowNote } from '../../src/report/row-lines.js';
 
 interface RecordedJob {
   name: string;
@@ -43,7 +44,7 @@ describe('a regression under a real neighbour is not held back as noise when its
     const decode = only(comparison!.rows);
     expect(decode.ci![1]).toBeLessThan(-0.03);
     expect(decode.status).toBe('fail');
-    expect(decode.note ?? '').not.toMatch(/a neighbour slows runs/);
+    expect(metricRowNote(decode) ?? '').not.toMatch(/a neighbour slows runs/);
     expect(verdict).toBe('fail');
   });
 
@@ -82,7 +83,7 @@ describe('a side the neighbour slowed throughout is still held back', () => {
     expect(decode.ci![1]).toBeLessThan(-0.03);
     expect(decode.status).toBe('insufficient-data');
     expect(decode.insufficient!.why).toBe('noisy-side');
-    expect(decode.note).toMatch(/the faster half of the current runs varies ±5\.7% against ±0\.5% of the baseline's: a neighbour slows runs by varying amounts/);
+    expect(metricRowNote(decode)).toMatch(/the faster half of the current runs varies ±5\.7% against ±0\.5% of the baseline's: a neighbour slows runs by varying amounts/);
     expect(verdict).not.toBe('fail');
   });
 

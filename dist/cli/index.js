@@ -865,6 +865,15 @@ const FAMILY_TABLE = [
             '_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib',
         ],
     },
+    // Before moe-gemm (its name holds GroupProblemShape-like words): ATen's fill of the grouped GEMM's
+    // per-expert pointers and strides before each torch._grouped_mm, one small launch per grouped GEMM.
+    {
+        family: 'moe-routing',
+        pattern: /(?:^|::)prepare_grouped_gemm_data</,
+        examples: [
+            'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
+        ],
+    },
     // Before quantize: TensorRT-LLM's MoE kernels take quantization parameters as arguments
     // (`QuantParams`, a `WeightOnlyQuantOp`) whatever the run's dtype, so the word says nothing of a
     // low-bit path. Its grouped GEMM of the older CUTLASS 2 path is `MoeFCGemm`; the per-step set-up
@@ -927,7 +936,6 @@ const FAMILY_TABLE = [
             'grouped_matmul_block_scaled_mxfp4_kernel',
             'fused_moe_kernel',
             '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
-            'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
             // vLLM gpt-oss-20b decode on MI300X and aiter's FP8 MoE test (fixtures/external-3).
             '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
             '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu',
@@ -1815,7 +1823,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7904);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5837);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -1830,7 +1838,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7904:
+/***/ 5837:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1847,8 +1855,8 @@ var external_node_path_ = __nccwpck_require__(6760);
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 15 modules
-var analyze = __nccwpck_require__(1624);
+// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 11 modules
+var analyze = __nccwpck_require__(8753);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/errors.ts
@@ -2442,7 +2450,7 @@ function v1ToV2(data) {
 /**
  * Version 3 records the decision (`decision`: its causes and the policy). A version-2 report gets
  * one after it is validated, from its rows' statuses and findings (model/decision.ts
- * decisionFromRows), with the policy unknown; its reasons are kept as written.
+ * decisionFromRows), with the policy unknown (its sentences are dropped in the next step).
  */
 function v2ToV3(data) {
     return { ...data, schemaVersion: 3 };
@@ -2459,11 +2467,27 @@ function withKnownNoticeCodes(data) {
         return data;
     return { ...data, notices: notices.map((notice) => (isRecord(notice) ? { ...notice, code: (0,notice_codes/* knownNoticeCode */.ZE)(notice['code']) } : notice)) };
 }
+/**
+ * Version 4 writes no English: the verdict's lines and the comparison's account are rendered from
+ * the decision's causes, the rows and typed notes. A version-3 report's sentences
+ * (`verdictReasons`, `comparison.reasons` and their row links `reasonRows`) are dropped, never
+ * read: its decision and rows say what decided, and renderers write the lines from them.
+ */
+function v3ToV4(data) {
+    const { verdictReasons: _verdictReasons, ...rest } = data;
+    const comparison = rest['comparison'];
+    if (isRecord(comparison)) {
+        const { reasons: _reasons, reasonRows: _reasonRows, ...kept } = comparison;
+        return { ...rest, comparison: kept, schemaVersion: 4 };
+    }
+    return { ...rest, schemaVersion: 4 };
+}
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 const MIGRATIONS = {
     0: v0ToV1,
     1: v1ToV2,
     2: v2ToV3,
+    3: v3ToV4,
 };
 /** A report of a version before the decision was recorded: validated without it, then given one from its rows. */
 const UNDECIDED_REPORT = model_report/* ReportSchema */.M9.omit({ decision: true });
@@ -2936,169 +2960,8 @@ var gate_options = __nccwpck_require__(4490);
 var fingerprint = __nccwpck_require__(3187);
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var verdict = __nccwpck_require__(7682);
-// EXTERNAL MODULE: ./src/compare/reason-rows.ts
-var reason_rows = __nccwpck_require__(3330);
-;// CONCATENATED MODULE: ./src/compare/acceptance.ts
-
-/** The PR label that accepts, unless the workflow names another (input accept-label). */
-const DEFAULT_ACCEPT_LABEL = 'perf-regression-accepted';
-/** The comment command that accepts, unless the workflow names another (input accept-command). */
-const DEFAULT_ACCEPT_COMMAND = '/profile-gate accept';
-/** What a command names beside rows: every failing row. */
-const ALL = 'all';
-const ROW_KINDS = (/* unused pure expression or super */ null && (['metric', 'family-share', 'kernel-share', 'kernel-time', 'finding']));
-/** A commit as the command names it: GitHub's short SHA (7 hex digits) up to the full 40. */
-const SHA_WORD = /^[0-9a-f]{7,40}$/i;
-/**
- * The lines of a comment a reader sees as text: fenced code blocks (``` and ~~~), indented code
- * (4 spaces or a tab) and HTML comments become empty lines, so a command shown as an example
- * is never read as one.
- */
-function proseLines(body) {
-    const lines = body.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => comment.replace(/[^\r\n]/g, '')).split(/\r\n?|\n/);
-    let fence;
-    return lines.map((line) => {
-        const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-        if (fence) {
-            if (open && open[1][0] === fence.char && open[1].length >= fence.length && line.trim() === open[1])
-                fence = undefined;
-            return '';
-        }
-        if (open && !(open[1][0] === '`' && line.slice(open[0].length).includes('`'))) {
-            fence = { char: open[1][0], length: open[1].length };
-            return '';
-        }
-        return /^(?: {4}|\t)/.test(line) ? '' : line;
-    });
-}
-/**
- * A word that names rows rather than starting the reason: `all`, a row kind (`kernel-share`), or a
- * word shaped like a row's metric or unit (`decode_tok_s`, `family:copy`, `tok/s`).
- */
-function namesRows(word) {
-    return word === ALL || ROW_KINDS.includes(word) || /[:_/]/.test(word);
-}
-/**
- * The command in a comment: a line that starts with it, then the commit it accepts (the head's
- * short SHA), the rows it names, then the reason (everything from the first word that names no
- * row, or after `--`). The first such line counts; a quoted line (`> /profile-gate accept`), one in
- * a code span, a code block or an HTML comment does not start with it.
- */
-function parseAcceptCommand(body, command = DEFAULT_ACCEPT_COMMAND) {
-    if (!command)
-        return undefined;
-    for (const raw of proseLines(body)) {
-        const line = raw.trim();
-        if (!line.startsWith(command))
-            continue;
-        const rest = line.slice(command.length);
-        if (rest && !/^\s/.test(rest))
-            continue;
-        const words = rest.trim().split(/\s+/).filter(Boolean);
-        const sha = words[0] !== undefined && SHA_WORD.test(words[0]) ? words.shift().toLowerCase() : undefined;
-        const targets = [];
-        let i = 0;
-        for (; i < words.length && words[i] !== '--' && namesRows(words[i]); i++)
-            targets.push(words[i]);
-        if (words[i] === '--')
-            i++;
-        const reason = words.slice(i).join(' ').slice(0, 300);
-        return { ...(sha ? { sha } : {}), targets: targets.filter((t) => t !== ALL), ...(reason ? { reason } : {}) };
-    }
-    return undefined;
-}
-/**
- * What fails the report, as it recorded its decision: the causes with status fail, each as the row
- * it names (a finding without a baseline as `finding:<id>`).
- */
-function failingRows(report) {
-    const units = new Map((report.comparison?.rows ?? []).map((r) => [r.metric, r.unit]));
-    const rows = [];
-    for (const cause of report.decision.causes) {
-        if (cause.kind === 'row' && cause.status === 'fail')
-            rows.push({ metric: cause.row, kind: cause.rowKind, unit: units.get(cause.row) ?? '' });
-        else if (cause.kind === 'finding' && cause.status === 'fail')
-            rows.push({ metric: `finding:${cause.id}`, kind: 'finding', unit: 'hits' });
-    }
-    return rows;
-}
-function matches(target, row) {
-    // `family:copy` names the family's time-per-step row (`kernel-time:family:copy`) as well as its share row.
-    const timeOf = row.kind === 'kernel-time' && row.metric === `kernel-time:${target}`;
-    return target === row.metric || target === row.kind || target === row.unit || target === `${row.kind}:${row.metric}` || timeOf;
-}
-/** Which failing rows a claim covers, which it leaves out, and which of its names match no failing row. */
-function coverage(claim, failing) {
-    if (claim.targets.length === 0)
-        return { covers: failing.map((r) => r.metric), left: [], unknown: [] };
-    const covers = failing.filter((row) => claim.targets.some((t) => matches(t, row))).map((r) => r.metric);
-    const left = failing.map((r) => r.metric).filter((m) => !covers.includes(m));
-    const unknown = claim.targets.filter((t) => !failing.some((row) => matches(t, row)));
-    return { covers, left, unknown };
-}
-/** How a claim is named in a line: `@login (label)`, `@login (comment)`. */
-function claimName(claim) {
-    return `@${claim.by} (${claim.via})`;
-}
-function acceptance_list(items, max = 5) {
-    const shown = items.slice(0, max).map((m) => m.replace(/\s+/g, ' ').slice(0, 80));
-    return shown.join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
-}
-/** The verdict's first line when a fail was accepted. */
-function acceptedLine(acceptance) {
-    const reason = acceptance.reason ? `: ${acceptance.reason}` : '';
-    return `accepted by ${claimName(acceptance)} on ${acceptance.at}, covering ${acceptance_list(acceptance.covers)}${reason}; the failing rows stay below, and the job passes unless fail-verdicts lists accepted`;
-}
-function withLines(report, lines) {
-    if (!lines.length)
-        return report;
-    return {
-        ...report,
-        verdictReasons: [...lines, ...report.verdictReasons],
-        ...(report.comparison ? { comparison: (0,reason_rows/* withLeadingReasons */.A)(report.comparison, lines) } : {}),
-    };
-}
-/**
- * The report with the acceptance applied: `accepted` with who accepted what when one claim covers
- * every failing row; otherwise the verdict as it was, with a line for each claim that did not apply
- * and each refused one (a refusal is never silent).
- */
-function applyAcceptance(report, input) {
-    const refused = input.refused ?? [];
-    if (!input.claims.length && !refused.length)
-        return report;
-    if (report.verdict === 'invalid') {
-        const lines = input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: the comparison is invalid, so nothing was compared to accept`);
-        return withLines(report, [...lines, ...refused]);
-    }
-    if (report.verdict !== 'fail')
-        return report;
-    const failing = failingRows(report);
-    if (!failing.length) {
-        // A fail whose record names no failing row (edited apart from its rows): nothing to name, so nothing is accepted.
-        return withLines(report, [...input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: the report records no failing row to accept`), ...refused]);
-    }
-    const lines = [];
-    for (const claim of input.claims) {
-        const { covers, left, unknown } = coverage(claim, failing);
-        if (left.length === 0) {
-            const acceptance = {
-                by: claim.by,
-                via: claim.via,
-                at: claim.at,
-                ...(claim.url ? { url: claim.url } : {}),
-                ...(claim.reason ? { reason: claim.reason } : {}),
-                covers,
-                ...(claim.headSha ? { headSha: claim.headSha } : {}),
-            };
-            return { ...withLines(report, [acceptedLine(acceptance), ...lines, ...refused]), verdict: 'accepted', acceptance };
-        }
-        const unknownText = unknown.length ? `; ${acceptance_list(unknown)} names no failing row` : '';
-        lines.push(`the acceptance by ${claimName(claim)} covers ${covers.length ? acceptance_list(covers) : 'no failing row'}, not ${acceptance_list(left)}${unknownText}: not accepted`);
-    }
-    return withLines(report, [...lines, ...refused]);
-}
-
+// EXTERNAL MODULE: ./src/compare/acceptance.ts
+var acceptance = __nccwpck_require__(5628);
 // EXTERNAL MODULE: ./src/diagnose/rules/index.ts + 26 modules
 var diagnose_rules = __nccwpck_require__(9809);
 ;// CONCATENATED MODULE: ./src/diagnose/rule-options.ts
@@ -3537,7 +3400,6 @@ function reportOfSummary(summary) {
         deepDive: [],
         findings: summary.findings.map((f) => ({ ...f, message: '', evidence: {}, advice: '', docs: '', secondary: false, basis: [] })),
         verdict: summary.verdict,
-        verdictReasons: [],
         comparison: null,
         ...(summary.acceptance ? { acceptance: summary.acceptance } : {}),
         ranks: [],
@@ -3909,7 +3771,7 @@ const OPTIONS = [
     table_option({
         key: 'acceptLabel',
         input: 'accept-label',
-        default: DEFAULT_ACCEPT_LABEL,
+        default: acceptance/* DEFAULT_ACCEPT_LABEL */.Yy,
         doc: 'The pull request label by which a person with write access accepts an intended regression',
         parse: orNone(matching(/^[^\r\n,]{1,50}$/, 'a label name (up to 50 characters), or none', true)),
         group: 'publish',
@@ -3917,7 +3779,7 @@ const OPTIONS = [
     table_option({
         key: 'acceptCommand',
         input: 'accept-command',
-        default: DEFAULT_ACCEPT_COMMAND,
+        default: acceptance/* DEFAULT_ACCEPT_COMMAND */.Vg,
         doc: 'The pull request comment command by which a person with write access accepts an intended regression',
         parse: orNone(matching(/^(none|\/[\w.-]+( [\w.-]+)*)$/, 'a command such as /profile-gate accept, or none', true)),
         group: 'publish',
@@ -4327,6 +4189,8 @@ function flagsHelp(command, groups, column, order = []) {
         .join('\n');
 }
 
+// EXTERNAL MODULE: ./src/report/verdict-lines.ts + 1 modules
+var verdict_lines = __nccwpck_require__(4997);
 ;// CONCATENATED MODULE: ./src/model/verdict-meaning.ts
 /** A verdict that compared nothing (too few samples, or a comparison no run can make valid): said aloud even when it does not fail the job. */
 const COMPARED_NOTHING = {
@@ -4352,6 +4216,7 @@ const ACCEPTANCES_READ = {
 
 
 
+
 /**
  * The exit code of a verdict under --fail-verdicts; a verdict that compared nothing and does not fail
  * the run is still said on stderr, never silent.
@@ -4360,7 +4225,7 @@ function verdictExitCode(report, failVerdicts, stderr = (text) => void process.s
     if ((0,verdict/* failsJob */.VC)(report.verdict, failVerdicts))
         return errors/* EXIT_GATE_FAILED */.je;
     if (COMPARED_NOTHING[report.verdict]) {
-        stderr(`profile-gate: warning: verdict ${report.verdict}, which does not fail this run (--fail-verdicts does not list it): ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}\n`);
+        stderr(`profile-gate: warning: verdict ${report.verdict}, which does not fail this run (--fail-verdicts does not list it): ${(0,verdict_lines/* failureLine */.Pu)('lines' in report ? report.lines : (0,verdict_lines/* verdictLines */.rz)(report))}\n`);
     }
     return errors/* EXIT_OK */.Ij;
 }
@@ -6095,12 +5960,33 @@ async function readHistoryStore(path) {
 function historyLine(summary) {
     return `${JSON.stringify(summary)}\n`;
 }
-/** Appends the lines (already made public: redacted) to the store, creating it. */
+/** Lines written to the store at a time: whole lines, about this many bytes. */
+const APPEND_BATCH_BYTES = 1 << 20;
+/**
+ * Appends the lines (already made public: redacted) to the store, creating it. The lines are made
+ * as they are written, a batch of whole lines at a time: a first import of a year of reports is
+ * about 100 MB of lines, which held at once (and joined) would double the build's peak memory.
+ */
 async function appendHistoryLines(path, lines) {
-    if (!lines.length)
-        return;
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
-    await (0,promises_.appendFile)(path, lines.join(''));
+    let batch = [];
+    let bytes = 0;
+    let created = false;
+    const flush = async () => {
+        if (!created)
+            await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
+        created = true;
+        await (0,promises_.appendFile)(path, batch.join(''));
+        batch = [];
+        bytes = 0;
+    };
+    for (const line of lines) {
+        batch.push(line);
+        bytes += line.length;
+        if (bytes >= APPEND_BATCH_BYTES)
+            await flush();
+    }
+    if (batch.length)
+        await flush();
 }
 
 ;// CONCATENATED MODULE: ./src/cli/dashboard-site.ts
@@ -6252,7 +6138,12 @@ async function buildDashboard(request) {
     // escaped: an escaped secret no longer looks like one.
     const secrets = (0,io_secrets/* secretsFromEnv */.zr)(process.env);
     if (request.history) {
-        await appendHistoryLines(request.history, fresh.map((summary) => historyLine(redactedData(summary, secrets))));
+        // Each line is made as it is written: a first import's lines are never all held at once.
+        const lines = (function* () {
+            for (const summary of fresh)
+                yield historyLine(redactedData(summary, secrets));
+        })();
+        await appendHistoryLines(request.history, lines);
         log(`history ${request.history}: ${store.summaries.length} reports held, ${fresh.length} added`);
     }
     // The reports the page reads share the summaries' small parts; the summaries' kernel lists are let go as they are copied.
@@ -6428,7 +6319,7 @@ async function runReportCommand(args) {
             process.stderr.write(`profile-gate: warning: skipped a report: ${(0,inert_text/* inertLine */.Fq)(error.message.replace(/[\r\n]+/g, ' '))}\n`);
             continue;
         }
-        const report = bounded_report_boundReport(claim ? applyAcceptance(read, { claims: [claim] }) : read);
+        const report = bounded_report_boundReport(claim ? (0,acceptance/* applyAcceptance */.qS)(read, { claims: [claim] }) : read);
         entries.push({ label: reports_labelFor(found, report, options.artifactPrefix), report });
     }
     if (entries.length === 0)
@@ -6438,11 +6329,14 @@ async function runReportCommand(args) {
     await (0,input_paths.writeOutput)((0,external_node_path_.join)(out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
     await (0,input_paths.writeOutput)((0,external_node_path_.join)(out, 'comment.md'), renderComment(merged, { key: options.commentKey, links }));
     // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
-    const why = (report) => (report.verdict !== 'pass' && report.verdictReasons.length ? `: ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}` : '');
+    const why = (report) => {
+        const said = report.verdict !== 'pass' ? (0,verdict_lines/* verdictLines */.rz)(report) : [];
+        return said.length ? `: ${(0,verdict_lines/* failureLine */.Pu)(said)}` : '';
+    };
     // Labels and reasons come from the reports (a fork's artifact among them): printed inert.
     const lines = merged.entries.map((e) => (0,inert_text/* inertLine */.Fq)(`  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' ')));
     process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${(0,external_node_path_.join)(out, 'summary.md')} and ${(0,external_node_path_.join)(out, 'comment.md')}\n`);
-    return verdictExitCode({ verdict: merged.verdict, verdictReasons: merged.entries.flatMap((e) => e.report.verdictReasons) }, options.failVerdicts);
+    return verdictExitCode({ verdict: merged.verdict, lines: merged.entries.flatMap((e) => (0,verdict_lines/* verdictLines */.rz)(e.report)) }, options.failVerdicts);
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -7481,11 +7375,12 @@ async function consoleAnalysisFile(path) {
     if (!check.ok)
         return check;
     const file = await (0,input_file/* openInput */.lt)(path);
-    const sniffed = registry/* IMPORTERS */.a.find((importer) => importer.sniff(file.head));
+    const sniffed = registry/* CONSOLE_IMPORTERS */.Qi.find((importer) => importer.sniff(file.head));
     // A format of its own is read as it is; lines among other output are gathered (below) unless the head is all.
     if (sniffed && !sniffed.lineRecord)
         return { ok: true, path, bytes: check.bytes };
-    if (sniffed && file.sizeBytes <= input_file/* SNIFF_BYTES */.dD)
+    // Whole, only where the analysis would read it as the same format (not for its tables).
+    if (sniffed && file.sizeBytes <= input_file/* SNIFF_BYTES */.dD && registry/* IMPORTERS */.a.find((importer) => importer.sniff(file.head)) === sniffed)
         return { ok: true, path, bytes: check.bytes };
     const metrics = consoleMetricsPath(path);
     const extracted = await extractMetricLines(path, metrics);
@@ -9825,7 +9720,7 @@ ${flagsHelp('run', ['run-output'], 32)}
 Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
 async function defaultAnalyze(inputs, environment, which, gate, onCaptures) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1624));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 8753));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     const skipped = which.side === 'head' && which.skipped?.length ? { skippedInputs: which.skipped } : {};
     return analyze({
@@ -10770,6 +10665,209 @@ async function main(argv) {
 
 /***/ }),
 
+/***/ 5628:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Vg: () => (/* binding */ DEFAULT_ACCEPT_COMMAND),
+/* harmony export */   Yy: () => (/* binding */ DEFAULT_ACCEPT_LABEL),
+/* harmony export */   cB: () => (/* binding */ claimName),
+/* harmony export */   qS: () => (/* binding */ applyAcceptance)
+/* harmony export */ });
+/* unused harmony exports proseLines, parseAcceptCommand, failingRows, coverage */
+/** The PR label that accepts, unless the workflow names another (input accept-label). */
+const DEFAULT_ACCEPT_LABEL = 'perf-regression-accepted';
+/** The comment command that accepts, unless the workflow names another (input accept-command). */
+const DEFAULT_ACCEPT_COMMAND = '/profile-gate accept';
+/** What a command names beside rows: every failing row. */
+const ALL = 'all';
+const ROW_KINDS = (/* unused pure expression or super */ null && (['metric', 'family-share', 'kernel-share', 'kernel-time', 'finding']));
+/** A commit as the command names it: GitHub's short SHA (7 hex digits) up to the full 40. */
+const SHA_WORD = /^[0-9a-f]{7,40}$/i;
+/**
+ * The lines of a comment a reader sees as text: fenced code blocks (``` and ~~~), indented code
+ * (4 spaces or a tab) and HTML comments become empty lines, so a command shown as an example
+ * is never read as one.
+ */
+function proseLines(body) {
+    const lines = body.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => comment.replace(/[^\r\n]/g, '')).split(/\r\n?|\n/);
+    let fence;
+    return lines.map((line) => {
+        const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+        if (fence) {
+            if (open && open[1][0] === fence.char && open[1].length >= fence.length && line.trim() === open[1])
+                fence = undefined;
+            return '';
+        }
+        if (open && !(open[1][0] === '`' && line.slice(open[0].length).includes('`'))) {
+            fence = { char: open[1][0], length: open[1].length };
+            return '';
+        }
+        return /^(?: {4}|\t)/.test(line) ? '' : line;
+    });
+}
+/**
+ * A word that names rows rather than starting the reason: `all`, a row kind (`kernel-share`), or a
+ * word shaped like a row's metric or unit (`decode_tok_s`, `family:copy`, `tok/s`).
+ */
+function namesRows(word) {
+    return word === ALL || ROW_KINDS.includes(word) || /[:_/]/.test(word);
+}
+/**
+ * The command in a comment: a line that starts with it, then the commit it accepts (the head's
+ * short SHA), the rows it names, then the reason (everything from the first word that names no
+ * row, or after `--`). The first such line counts; a quoted line (`> /profile-gate accept`), one in
+ * a code span, a code block or an HTML comment does not start with it.
+ */
+function parseAcceptCommand(body, command = DEFAULT_ACCEPT_COMMAND) {
+    if (!command)
+        return undefined;
+    for (const raw of proseLines(body)) {
+        const line = raw.trim();
+        if (!line.startsWith(command))
+            continue;
+        const rest = line.slice(command.length);
+        if (rest && !/^\s/.test(rest))
+            continue;
+        const words = rest.trim().split(/\s+/).filter(Boolean);
+        const sha = words[0] !== undefined && SHA_WORD.test(words[0]) ? words.shift().toLowerCase() : undefined;
+        const targets = [];
+        let i = 0;
+        for (; i < words.length && words[i] !== '--' && namesRows(words[i]); i++)
+            targets.push(words[i]);
+        if (words[i] === '--')
+            i++;
+        const reason = words.slice(i).join(' ').slice(0, 300);
+        return { ...(sha ? { sha } : {}), targets: targets.filter((t) => t !== ALL), ...(reason ? { reason } : {}) };
+    }
+    return undefined;
+}
+/**
+ * What fails the report, as it recorded its decision: the causes with status fail, each as the row
+ * it names (a finding without a baseline as `finding:<id>`).
+ */
+function failingRows(report) {
+    const units = new Map((report.comparison?.rows ?? []).map((r) => [r.metric, r.unit]));
+    const rows = [];
+    for (const cause of report.decision.causes) {
+        if (cause.kind === 'row' && cause.status === 'fail')
+            rows.push({ metric: cause.row, kind: cause.rowKind, unit: units.get(cause.row) ?? '' });
+        else if (cause.kind === 'finding' && cause.status === 'fail')
+            rows.push({ metric: `finding:${cause.id}`, kind: 'finding', unit: 'hits' });
+    }
+    return rows;
+}
+function matches(target, row) {
+    // `family:copy` names the family's time-per-step row (`kernel-time:family:copy`) as well as its share row.
+    const timeOf = row.kind === 'kernel-time' && row.metric === `kernel-time:${target}`;
+    return target === row.metric || target === row.kind || target === row.unit || target === `${row.kind}:${row.metric}` || timeOf;
+}
+/** Which failing rows a claim covers, which it leaves out, and which of its names match no failing row. */
+function coverage(claim, failing) {
+    if (claim.targets.length === 0)
+        return { covers: failing.map((r) => r.metric), left: [], unknown: [] };
+    const covers = failing.filter((row) => claim.targets.some((t) => matches(t, row))).map((r) => r.metric);
+    const left = failing.map((r) => r.metric).filter((m) => !covers.includes(m));
+    const unknown = claim.targets.filter((t) => !failing.some((row) => matches(t, row)));
+    return { covers, left, unknown };
+}
+/** How a claim is named in a line: `@login (label)`, `@login (comment)`. */
+function claimName(claim) {
+    return `@${claim.by} (${claim.via})`;
+}
+/** The report with notes on acceptances that did not apply (renderers write their lines after the acceptance's). */
+function withNotes(report, notes) {
+    if (!notes.length)
+        return report;
+    return { ...report, acceptanceNotes: [...notes, ...(report.acceptanceNotes ?? [])] };
+}
+/**
+ * The report with the acceptance applied: `accepted` with who accepted what when one claim covers
+ * every failing row; otherwise the verdict as it was, with a line for each claim that did not apply
+ * and each refused one (a refusal is never silent).
+ */
+function applyAcceptance(report, input) {
+    const refused = (input.refused ?? []).map((text) => ({ kind: 'refused', text }));
+    if (!input.claims.length && !refused.length)
+        return report;
+    if (report.verdict === 'invalid') {
+        return withNotes(report, [...input.claims.map((c) => ({ kind: 'invalid', by: c.by, via: c.via })), ...refused]);
+    }
+    if (report.verdict !== 'fail')
+        return report;
+    const failing = failingRows(report);
+    if (!failing.length) {
+        // A fail whose record names no failing row (edited apart from its rows): nothing to name, so nothing is accepted.
+        return withNotes(report, [...input.claims.map((c) => ({ kind: 'no-failing-row', by: c.by, via: c.via })), ...refused]);
+    }
+    const notes = [];
+    for (const claim of input.claims) {
+        const { covers, left, unknown } = coverage(claim, failing);
+        if (left.length === 0) {
+            const acceptance = {
+                by: claim.by,
+                via: claim.via,
+                at: claim.at,
+                ...(claim.url ? { url: claim.url } : {}),
+                ...(claim.reason ? { reason: claim.reason } : {}),
+                covers,
+                ...(claim.headSha ? { headSha: claim.headSha } : {}),
+            };
+            return { ...withNotes(report, [...notes, ...refused]), verdict: 'accepted', acceptance };
+        }
+        notes.push({ kind: 'partial', by: claim.by, via: claim.via, covers, left, unknown });
+    }
+    return withNotes(report, [...notes, ...refused]);
+}
+
+
+/***/ }),
+
+/***/ 468:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QA: () => (/* binding */ estimateBetweenJobNoise),
+/* harmony export */   Qb: () => (/* binding */ MIN_HISTORY_REPORTS),
+/* harmony export */   vF: () => (/* binding */ widenedFloor)
+/* harmony export */ });
+/* unused harmony export BETWEEN_JOB_FLOOR_FACTOR */
+/* harmony import */ var _statistics_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7851);
+/**
+ * Noise between jobs, from the default branch's recent reports: a baseline from another job (an
+ * artifact) differs from this job by another runner, boot and clock state as well as by the change.
+ * The spread of recent per-job medians of the same workload says how large that is, and the floor
+ * of each metric is widened to cover it. Pure: the reports are handed in (see `HistoryEntry`).
+ */
+
+/** Fewer reports than this give no estimate: a robust spread of four medians is a guess. */
+const MIN_HISTORY_REPORTS = 5;
+/**
+ * Two jobs' medians differ by about √2 × the between-job sd; 2.33 of that is the one-sided 1% point
+ * of a normal difference, so the widened floor is 2.33 × √2 ≈ 3.3 × the spread.
+ */
+const BETWEEN_JOB_FLOOR_FACTOR = 2.33 * Math.SQRT2;
+/** The per-metric spread of the reports' medians: 1.4826 × MAD of their logarithms. */
+function estimateBetweenJobNoise(history, metrics, minReports = MIN_HISTORY_REPORTS) {
+    const out = [];
+    for (const metric of metrics) {
+        const values = history.map((report) => report.metrics.find((m) => m.name === metric)?.value).filter((v) => v !== undefined && Number.isFinite(v) && v > 0);
+        if (values.length < minReports)
+            continue;
+        const logs = values.map(Math.log);
+        // exp(sd of logs) − 1 ≈ the relative sd; the same for higher- and lower-is-better metrics.
+        out.push({ metric, spread: Math.expm1(_statistics_js__WEBPACK_IMPORTED_MODULE_0__/* .MAD_TO_SD */ .tT * (0,_statistics_js__WEBPACK_IMPORTED_MODULE_0__/* .mad */ .Fm)(logs)), reports: values.length });
+    }
+    return out;
+}
+/** The floor (a fraction) that covers the between-job noise: never below the metric's own floor. */
+function widenedFloor(floor, spread) {
+    return Math.max(floor, BETWEEN_JOB_FLOOR_FACTOR * spread);
+}
+
+
+/***/ }),
+
 /***/ 3187:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -11409,10 +11507,7 @@ function withMedianInterval(metric) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Jy: () => (/* binding */ kernelTimeKeys),
-/* harmony export */   Kw: () => (/* binding */ refusalText),
-/* harmony export */   Op: () => (/* binding */ targetLabel),
 /* harmony export */   Y3: () => (/* binding */ kernelTimeRows),
-/* harmony export */   _Q: () => (/* binding */ isWordedRefusal),
 /* harmony export */   p5: () => (/* binding */ perStepAttribution),
 /* harmony export */   rJ: () => (/* binding */ noStepTimeChange),
 /* harmony export */   x: () => (/* binding */ stepTimeText)
@@ -11581,26 +11676,6 @@ function wholeWindowSound(refused, current, baseline) {
         return b === undefined || c === undefined || b === c;
     });
 }
-function isWordedRefusal(refused) {
-    return refused.cause !== 'step-counts-differ';
-}
-/** A refusal in words, for the notes and the reasons (the data is perStep.refused). */
-function refusalText(refused, counts) {
-    const fix = refused.fix === 'cuda-graph-trace-node' ? '; an nsys trace of CUDA graphs at graph level keeps only the kernels launched outside the graphs: capture with --cuda-graph-trace=node' : '';
-    const then = 'kernels compared per launch, and nothing fails on them';
-    const stepsOf = (count) => `${count.steps} steps (${count.basis})`;
-    switch (refused.cause) {
-        case 'tokens-per-step':
-            return `time per step not compared: the steps carry different tokens (${refused.baseline} per step in the baseline, ${refused.current} in the current run), so a step is not the same work; ${then}`;
-        case 'kernel-time-exceeds-step': {
-            const side = refused.side === 'baseline' ? 'the baseline' : 'the current run';
-            const count = refused.side === 'baseline' ? counts.baseline : counts.current;
-            return `time per step not compared: ${side}'s kernels take ${stepTimeText(refused.baseline)} per counted step, more than its measured step of ${stepTimeText(refused.current)} allows, so its window holds more work than its ${stepsOf(count)}; ${then}${fix}`;
-        }
-        case 'step-bases-differ':
-            return `time per step not compared: the sides count steps from different evidence (the baseline ${stepsOf(counts.baseline)}, the current run ${stepsOf(counts.current)}) and their kernel time per step differs ${(refused.current / refused.baseline).toFixed(1)}× (${stepTimeText(refused.baseline)} → ${stepTimeText(refused.current)}), more than a change of the code moves it; ${then}${fix}`;
-    }
-}
 /** The `kernel:<name>` keys of the union of each side's top N kernels by GPU time (the rows the gate gives by default). */
 function topKernelKeys(base, cur, n) {
     const top = (kernels) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name)).slice(0, n).map((k) => k.name);
@@ -11620,8 +11695,6 @@ function perStepAttribution(current, baseline, topN = 10) {
     const whole = wholeWindowSound(checked, current, baseline);
     const windowNs = (kernels, count) => [...kernels.values()].reduce((sum, k) => sum + k.totalNs, 0) / count.devices;
     const refused = checked && whole ? { ...checked, window: { baselineNs: windowNs(baseKernels, base), currentNs: windowNs(curKernels, cur) } } : checked;
-    if (refused && isWordedRefusal(refused))
-        notes.push(refusalText(refused, { current: cur, baseline: base }));
     const perStepKnown = counted && !refused;
     const byKey = new Map();
     const kernelFamilies = new Map();
@@ -11732,22 +11805,20 @@ function timeLimits(key, move, options, measuredStep) {
     const { warnPct, failPct, floorUs } = options.stepTimeThresholds;
     const relative = (pct) => Math.max((pct / 100) * move.baseStepNs, floorUs * 1e3);
     const set = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(options.thresholds, key);
-    if (set !== undefined)
-        return { failNs: set * 1e6, warnNs: Math.min(relative(warnPct), set * 1e6), text: `+${stepTimeText(set * 1e6)}` };
+    if (set !== undefined) {
+        const warnNs = Math.min(relative(warnPct), set * 1e6);
+        return { failNs: set * 1e6, warnNs, reading: { kind: 'time', warn: warnNs / 1e6, basis: 'set' } };
+    }
     const failNs = relative(failPct);
-    const of = measuredStep ? `the baseline's ${stepTimeText(move.baseStepNs)} step` : `the baseline's ${stepTimeText(move.baseStepNs)} of kernels per step`;
-    const why = failNs === floorUs * 1e3 ? `the ${floorUs} µs floor` : `${failPct} % of ${of}`;
-    return { failNs, warnNs: relative(warnPct), text: `+${stepTimeText(failNs)} (${why})` };
+    const warnNs = relative(warnPct);
+    const basis = failNs === floorUs * 1e3 ? { basis: 'floor', floorUs } : { basis: 'relative', pct: failPct, of: measuredStep ? 'step' : 'kernels', baseMs: move.baseStepNs / 1e6 };
+    return { failNs, warnNs, reading: { kind: 'time', warn: warnNs / 1e6, ...basis } };
 }
 function shareText(times, perStep) {
     const totalBase = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
     const totalCur = perStep.families.reduce((sum, f) => sum + f.currentNs, 0);
     const pct = (part, whole) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
     return `share of GPU time ${pct(times.baselineNs, totalBase)} → ${pct(times.currentNs, totalCur)}`;
-}
-/** A row's target cut for a sentence: a templated kernel name (often over 1 KB) keeps its head there; the row keeps it whole. */
-function targetLabel(target) {
-    return target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
 }
 /**
  * GPU time per step of every family, each side's top N kernels and each `kernel-time:` threshold's
@@ -11768,7 +11839,6 @@ function kernelTimeRows(analysis, options) {
     const steps = `steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`;
     return targets.map((target) => {
         const key = `${_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR}${target}`;
-        const label = targetLabel(target);
         const times = analysis.byKey.get(target) ?? { baselineNs: 0, currentNs: 0 };
         const deltaNs = times.currentNs - times.baselineNs;
         const limits = timeLimits(key, move, options, measuredStep);
@@ -11776,8 +11846,6 @@ function kernelTimeRows(analysis, options) {
         if (!analysis.byKey.has(target))
             notes.push('neither side ran it');
         let status = 'pass';
-        let reason;
-        const what = `${label} GPU time per step ${stepTimeText(times.baselineNs)} → ${stepTimeText(times.currentNs)} (${stepTimeText(deltaNs, true)})`;
         const family = analysis.kernelFamilies.get(target);
         const familyTimes = family ? analysis.byKey.get(`family:${family}`) : undefined;
         // A kernel that grew while its family did not took work from its own family (another GEMM picked, a kernel renamed).
@@ -11792,11 +11860,9 @@ function kernelTimeRows(analysis, options) {
         }
         else if (deltaNs >= limits.failNs) {
             status = 'fail';
-            reason = `${what}, at or beyond the ${limits.text} fail threshold, in a step that did not get faster (${move.text})`;
         }
         else if (deltaNs >= limits.warnNs) {
             status = 'warn';
-            reason = `${what}, at or beyond the +${stepTimeText(limits.warnNs)} warn threshold, in a step that did not get faster (${move.text})`;
         }
         else if (-deltaNs >= limits.warnNs) {
             status = 'improved';
@@ -11814,8 +11880,9 @@ function kernelTimeRows(analysis, options) {
             status,
             note: notes.join('; '),
             ...(subject ? { subject } : {}),
+            reading: limits.reading,
         };
-        return { row, ...(reason ? { reason } : {}) };
+        return { row };
     });
 }
 /** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
@@ -11839,86 +11906,546 @@ function notComparedRow(target, perStep, options) {
         status: 'insufficient-data',
         note: `not compared: ${why}`,
         ...(subject ? { subject } : {}),
+        reading: perStep.refused
+            ? { kind: 'time', notCompared: 'refused' }
+            : { kind: 'time', notCompared: 'steps-unknown', sides: [...(perStep.baseline.steps === null ? ['baseline'] : []), ...(perStep.current.steps === null ? ['current'] : [])] },
     };
-    return { row, reason: `${targetLabel(target)} time per step not compared: ${why}` };
+    return { row };
 }
 
 
 /***/ }),
 
-/***/ 6736:
+/***/ 7851:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   En: () => (/* binding */ rangeDigits),
-/* harmony export */   Fl: () => (/* binding */ formatValue),
-/* harmony export */   MA: () => (/* binding */ formatP),
-/* harmony export */   R8: () => (/* binding */ formatPct),
-/* harmony export */   id: () => (/* binding */ formatPctRange),
-/* harmony export */   "if": () => (/* binding */ formatPp)
-/* harmony export */ });
-/** Number formats for the gate's notes and reasons. */
-/** 0.0512 → "+5.1%". */
-function formatPct(fraction, digits = 1) {
-    const value = fraction * 100;
-    const text = Math.abs(value).toFixed(digits);
-    if (Number(text) === 0)
-        return `${(0).toFixed(digits)}%`;
-    return `${value < 0 ? '−' : '+'}${text}%`;
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  kh: () => (/* binding */ DEFAULT_OUTLIER_RULE),
+  YM: () => (/* binding */ DEFAULT_WARMUP_RULE),
+  tT: () => (/* binding */ MAD_TO_SD),
+  uA: () => (/* binding */ adjustPValues),
+  aD: () => (/* binding */ bootstrapMedianRatioCI),
+  D9: () => (/* binding */ detectDrift),
+  Zk: () => (/* binding */ dropWarmupOutliers),
+  Mo: () => (/* binding */ findSlowOutliers),
+  Fm: () => (/* binding */ mad),
+  KZ: () => (/* reexport */ mannWhitneyU),
+  JZ: () => (/* reexport */ averages/* median */.J),
+  sK: () => (/* binding */ mulberry32),
+  dr: () => (/* binding */ relativeRobustSd),
+  Ey: () => (/* binding */ relativeSd),
+  ln: () => (/* binding */ seedFor),
+  uU: () => (/* binding */ slowestPositions),
+  dP: () => (/* binding */ symmetricStalls),
+  pv: () => (/* binding */ trimmedTTest)
+});
+
+// UNUSED EXPORTS: MANN_KENDALL_EXACT_MAX, MANN_WHITNEY_EXACT_MAX, benjaminiHochbergAdjust, holmAdjust, inversionDistribution, mannKendall, mean, midranks, normalCdf, pooledTTest, quantileSorted, theilSenSlope
+
+// EXTERNAL MODULE: ./src/compare/student-t.ts
+var student_t = __nccwpck_require__(9937);
+// EXTERNAL MODULE: ./src/model/averages.ts
+var averages = __nccwpck_require__(2861);
+;// CONCATENATED MODULE: ./src/compare/rank-tests.ts
+/**
+ * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
+ * over the sample order within one side. Both are exact for small samples (ties included for
+ * Mann-Whitney) and fall back to the normal approximation with tie correction for larger ones.
+ */
+/** Standard normal CDF, via the complementary error function. */
+function normalCdf(z) {
+    return 0.5 * erfc(-z / Math.SQRT2);
+}
+/** Numerical Recipes' Chebyshev fit of erfc, fractional error below 1.2e-7 everywhere. */
+function erfc(x) {
+    const z = Math.abs(x);
+    const t = 1 / (1 + 0.5 * z);
+    const r = t *
+        Math.exp(-z * z -
+            1.26551223 +
+            t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+    return x >= 0 ? r : 2 - r;
+}
+/** 1-based ranks, tied values sharing the mean of their ranks. */
+function midranks(values) {
+    const order = values.map((v, i) => [v, i]).sort((a, b) => a[0] - b[0]);
+    const ranks = new Array(values.length);
+    for (let start = 0; start < order.length;) {
+        let end = start;
+        while (end + 1 < order.length && order[end + 1][0] === order[start][0])
+            end += 1;
+        const rank = (start + end) / 2 + 1;
+        for (let k = start; k <= end; k += 1)
+            ranks[order[k][1]] = rank;
+        start = end + 1;
+    }
+    return ranks;
+}
+/** Sizes of the groups of tied values (groups of one left out). */
+function tieGroups(values) {
+    const counts = new Map();
+    for (const v of values)
+        counts.set(v, (counts.get(v) ?? 0) + 1);
+    return [...counts.values()].filter((t) => t > 1);
+}
+/** Largest n + m for which the exact permutation distribution is computed. */
+const MANN_WHITNEY_EXACT_MAX = 50;
+function mannWhitneyU(x, y, exactMax = MANN_WHITNEY_EXACT_MAX) {
+    const n = x.length;
+    const m = y.length;
+    if (n === 0 || m === 0)
+        throw new RangeError('mannWhitneyU needs at least one value on each side');
+    const ranks = midranks([...x, ...y]);
+    let rankSumX = 0;
+    for (let i = 0; i < n; i += 1)
+        rankSumX += ranks[i];
+    const u = rankSumX - (n * (n + 1)) / 2;
+    const result = n + m <= exactMax ? exactRankSumTails(ranks, n, rankSumX) : normalRankSumTails([...x, ...y], n, m, u);
+    const pLess = Math.min(1, result.pLess);
+    const pGreater = Math.min(1, result.pGreater);
+    return { u, pLess, pGreater, pTwoSided: Math.min(1, 2 * Math.min(pLess, pGreater)), method: result.method };
 }
 /**
- * Decimals that keep an interval's two ends apart: a tight interval printed at one decimal reads
- * "−17.1% … −17.1%", which looks like no interval at all. One decimal by default, up to three.
+ * The permutation distribution of the rank sum of n items drawn from the given midranks. Midranks
+ * are multiples of one half, so doubled ranks are integers and a subset-sum count is exact with ties.
  */
-function rangeDigits(low, high, digits = 1, most = 3) {
-    let d = digits;
-    while (d < most && low.toFixed(d) === high.toFixed(d) && low !== high)
-        d += 1;
-    return d;
+function exactRankSumTails(ranks, n, rankSumX) {
+    return { ...exactScoreSumTails(ranks.map((r) => Math.round(r * 2)), n, Math.round(rankSumX * 2)), method: 'exact' };
 }
-/** An interval of fractions as percents: "−17.13% … −17.05%". */
-function formatPctRange(low, high) {
-    const digits = rangeDigits(low * 100, high * 100);
-    return `${formatPct(low, digits)} … ${formatPct(high, digits)}`;
+/**
+ * P(sum ≤ observed) and P(sum ≥ observed) for the scores of n items drawn without replacement
+ * from the given non-negative integer scores, every n-subset equally likely (a subset-sum count).
+ */
+function exactScoreSumTails(scores, n, observed) {
+    const maxSum = scores.reduce((a, b) => a + b, 0);
+    // ways[j][s]: number of j-subsets of the items seen so far with score sum s (as a probability-safe float).
+    const ways = Array.from({ length: n + 1 }, () => new Float64Array(maxSum + 1));
+    ways[0][0] = 1;
+    let reach = 0;
+    for (const d of scores) {
+        reach += d;
+        for (let j = n; j >= 1; j -= 1) {
+            const into = ways[j];
+            const from = ways[j - 1];
+            for (let s = reach; s >= d; s -= 1)
+                into[s] += from[s - d];
+        }
+    }
+    const dist = ways[n];
+    let total = 0;
+    let atMost = 0;
+    let atLeast = 0;
+    for (let s = 0; s <= maxSum; s += 1) {
+        const w = dist[s];
+        if (w === 0)
+            continue;
+        total += w;
+        if (s <= observed)
+            atMost += w;
+        if (s >= observed)
+            atLeast += w;
+    }
+    return { pLess: atMost / total, pGreater: atLeast / total };
 }
-/** 4.25 → "+4.3 pp". */
-function formatPp(pp) {
-    const text = Math.abs(pp).toFixed(1);
-    if (Number(text) === 0)
-        return '0.0 pp';
-    return `${pp < 0 ? '−' : '+'}${text} pp`;
-}
-/** A p-value with its relation: "p<0.001", "p=0.012". */
-function formatP(p) {
-    if (p < 0.001)
-        return 'p<0.001';
-    return `p=${p.toPrecision(2).replace(/\.?0+$/, '') || '0'}`;
-}
-/** A readable number with its unit: 358.4 tok/s, 12.3 ms. */
-function formatValue(value, unit) {
-    const abs = Math.abs(value);
-    const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
-    return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
-}
-
-
-/***/ }),
-
-/***/ 3330:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (/* binding */ withLeadingReasons)
-/* harmony export */ });
-/** Lines put before the comparison's reasons (a skipped input, an acceptance): about no row. */
-function withLeadingReasons(comparison, lines) {
-    if (!lines.length)
-        return comparison;
+function normalRankSumTails(all, n, m, u) {
+    const total = n + m;
+    const tieTerm = tieGroups(all).reduce((sum, t) => sum + t ** 3 - t, 0);
+    const variance = ((n * m) / 12) * (total + 1 - tieTerm / (total * (total - 1)));
+    if (variance <= 0)
+        return { pLess: 1, pGreater: 1, method: 'normal' };
+    const sd = Math.sqrt(variance);
+    const mean = (n * m) / 2;
+    // Continuity correction of one half toward the mean.
     return {
-        ...comparison,
-        reasons: [...lines, ...comparison.reasons],
-        ...(comparison.reasonRows ? { reasonRows: [...lines.map(() => null), ...comparison.reasonRows] } : {}),
+        pLess: normalCdf((u - mean + 0.5) / sd),
+        pGreater: 1 - normalCdf((u - mean - 0.5) / sd),
+        method: 'normal',
     };
+}
+/** Largest n for which the exact null distribution of S (no ties) is used. */
+const MANN_KENDALL_EXACT_MAX = 30;
+function mannKendall(values) {
+    const n = values.length;
+    let s = 0;
+    for (let i = 0; i < n; i += 1)
+        for (let j = i + 1; j < n; j += 1)
+            s += Math.sign(values[j] - values[i]);
+    const ties = tieGroups(values);
+    if (n < 2)
+        return { s, pIncreasing: 1, pDecreasing: 1, pTwoSided: 1, method: 'exact' };
+    let pIncreasing;
+    let pDecreasing;
+    let method;
+    if (ties.length === 0 && n <= MANN_KENDALL_EXACT_MAX) {
+        // Without ties S = pairs - 2·inversions; the inversion count of a random order has the Mahonian distribution.
+        const dist = inversionDistribution(n);
+        const pairs = (n * (n - 1)) / 2;
+        const inversions = (pairs - s) / 2;
+        pIncreasing = 0;
+        pDecreasing = 0;
+        dist.forEach((p, k) => {
+            if (k <= inversions)
+                pIncreasing += p;
+            if (k >= inversions)
+                pDecreasing += p;
+        });
+        method = 'exact';
+    }
+    else {
+        const variance = (n * (n - 1) * (2 * n + 5) - ties.reduce((sum, t) => sum + t * (t - 1) * (2 * t + 5), 0)) / 18;
+        if (variance <= 0)
+            return { s, pIncreasing: 1, pDecreasing: 1, pTwoSided: 1, method: 'normal' };
+        const sd = Math.sqrt(variance);
+        pIncreasing = 1 - normalCdf((s - 1) / sd);
+        pDecreasing = normalCdf((s + 1) / sd);
+        method = 'normal';
+    }
+    pIncreasing = Math.min(1, pIncreasing);
+    pDecreasing = Math.min(1, pDecreasing);
+    return { s, pIncreasing, pDecreasing, pTwoSided: Math.min(1, 2 * Math.min(pIncreasing, pDecreasing)), method };
+}
+const inversionCache = new Map();
+/** P(a random permutation of n items has k inversions), k = 0 … n(n−1)/2. */
+function inversionDistribution(n) {
+    const cached = inversionCache.get(n);
+    if (cached)
+        return cached;
+    let dist = new Float64Array([1]);
+    for (let size = 2; size <= n; size += 1) {
+        const next = new Float64Array(dist.length + size - 1);
+        // Inserting the new largest item adds 0 … size−1 inversions, each equally likely.
+        for (let k = 0; k < dist.length; k += 1)
+            for (let j = 0; j < size; j += 1)
+                next[k + j] += dist[k] / size;
+        dist = next;
+    }
+    inversionCache.set(n, dist);
+    return dist;
+}
+/** Theil-Sen slope: the median of the slopes between every pair of samples, per step of the sample order. */
+function theilSenSlope(values) {
+    const slopes = [];
+    for (let i = 0; i < values.length; i += 1) {
+        for (let j = i + 1; j < values.length; j += 1)
+            slopes.push((values[j] - values[i]) / (j - i));
+    }
+    if (slopes.length === 0)
+        return 0;
+    slopes.sort((a, b) => a - b);
+    const mid = slopes.length >> 1;
+    return slopes.length % 2 ? slopes[mid] : (slopes[mid - 1] + slopes[mid]) / 2;
+}
+
+;// CONCATENATED MODULE: ./src/compare/statistics.ts
+/**
+ * The statistics the gate uses, as small pure functions: robust location and scale, a seeded PRNG,
+ * a bootstrap CI of the ratio of medians, multiple-comparison corrections, the warm-up rule and
+ * drift detection. Rank tests live in rank-tests.ts and are re-exported here.
+ */
+
+
+
+
+
+/** Scales a MAD to a standard deviation for normal data. */
+const MAD_TO_SD = 1.4826;
+/** Quantile of sorted values by linear interpolation between order statistics (Hyndman-Fan type 7, R's default). */
+function quantileSorted(sorted, q) {
+    const n = sorted.length;
+    if (n === 0)
+        return Number.NaN;
+    const h = (n - 1) * Math.min(1, Math.max(0, q));
+    const lo = Math.floor(h);
+    const hi = Math.min(n - 1, lo + 1);
+    return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+/** Median absolute deviation from the median (unscaled). */
+function mad(values) {
+    if (values.length === 0)
+        return Number.NaN;
+    const center = (0,averages/* median */.J)(values);
+    return (0,averages/* median */.J)(values.map((v) => Math.abs(v - center)));
+}
+/** mulberry32: a small, fast 32-bit PRNG; the same seed gives the same stream on every platform. */
+function mulberry32(seed) {
+    let state = seed >>> 0;
+    return () => {
+        state = (state + 0x6d2b79f5) >>> 0;
+        let t = state;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+/** A seed for one named stream (FNV-1a over the key, mixed with the base seed), so rows do not depend on their order. */
+function seedFor(seed, key) {
+    let hash = (2166136261 ^ seed) >>> 0;
+    for (let i = 0; i < key.length; i += 1)
+        hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
+    return hash;
+}
+function medianOfResample(values, random, scratch) {
+    const n = values.length;
+    // Insertion sort while drawing: the samples are few, and TypedArray#sort costs more per call here.
+    for (let i = 0; i < n; i += 1) {
+        const v = values[Math.floor(random() * n)];
+        let j = i - 1;
+        while (j >= 0 && scratch[j] > v) {
+            scratch[j + 1] = scratch[j];
+            j -= 1;
+        }
+        scratch[j + 1] = v;
+    }
+    const mid = n >> 1;
+    return n % 2 ? scratch[mid] : (scratch[mid - 1] + scratch[mid]) / 2;
+}
+/**
+ * Percentile bootstrap CI of median(current) / median(baseline), resampling each side on its own.
+ * `level` is two-sided (0.90 → the 5th and 95th percentiles).
+ */
+function bootstrapMedianRatioCI(current, baseline, options) {
+    const ratio = (0,averages/* median */.J)(current) / (0,averages/* median */.J)(baseline);
+    const ratios = new Float64Array(options.resamples);
+    const scratchCurrent = new Float64Array(current.length);
+    const scratchBaseline = new Float64Array(baseline.length);
+    for (let b = 0; b < options.resamples; b += 1) {
+        ratios[b] = medianOfResample(current, options.random, scratchCurrent) / medianOfResample(baseline, options.random, scratchBaseline);
+    }
+    ratios.sort();
+    const tail = (1 - options.level) / 2;
+    return { ratio, low: quantileSorted(ratios, tail), high: quantileSorted(ratios, 1 - tail) };
+}
+/** Holm's step-down adjusted p-values (family-wise error control), in the input order. */
+function holmAdjust(pValues) {
+    const m = pValues.length;
+    const order = pValues.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
+    const adjusted = new Array(m);
+    let running = 0;
+    order.forEach(([p, i], rank) => {
+        running = Math.max(running, Math.min(1, (m - rank) * p));
+        adjusted[i] = running;
+    });
+    return adjusted;
+}
+/** Benjamini-Hochberg step-up adjusted p-values (false discovery rate control), in the input order. */
+function benjaminiHochbergAdjust(pValues) {
+    const m = pValues.length;
+    const order = pValues.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
+    const adjusted = new Array(m);
+    let running = 1;
+    for (let rank = m - 1; rank >= 0; rank -= 1) {
+        const [p, i] = order[rank];
+        running = Math.min(running, Math.min(1, (m / (rank + 1)) * p));
+        adjusted[i] = running;
+    }
+    return adjusted;
+}
+function adjustPValues(pValues, method) {
+    return method === 'holm' ? holmAdjust(pValues) : benjaminiHochbergAdjust(pValues);
+}
+const DEFAULT_WARMUP_RULE = { minKeep: 3, maxDrop: 2, madMultiple: 5, minRelative: 0.01 };
+/**
+ * Drops leading samples that are slow outliers against the samples after them. Only the slow side
+ * counts: warm-up (lazy init, cold caches, clock ramp) makes the first runs slower, never faster.
+ */
+function dropWarmupOutliers(samples, direction, rule = DEFAULT_WARMUP_RULE) {
+    let first = 0;
+    while (first < rule.maxDrop && samples.length - first - 1 >= rule.minKeep) {
+        const rest = samples.slice(first + 1);
+        const center = (0,averages/* median */.J)(rest);
+        const spread = MAD_TO_SD * mad(rest);
+        const slowBy = direction === 'higher' ? center - samples[first] : samples[first] - center;
+        if (!(slowBy > rule.madMultiple * spread && slowBy > rule.minRelative * Math.abs(center)))
+            break;
+        first += 1;
+    }
+    return { kept: samples.slice(first), dropped: samples.slice(0, first) };
+}
+/** A monotone trend over the sample order that is both significant and at least `minChange` across the side. */
+function detectDrift(samples, options) {
+    if (samples.length < 3)
+        return { drift: false, pValue: 1, change: 0 };
+    const { pTwoSided } = mannKendall(samples);
+    const center = (0,averages/* median */.J)(samples);
+    const change = center === 0 ? 0 : (theilSenSlope(samples) * (samples.length - 1)) / Math.abs(center);
+    return { drift: pTwoSided <= options.alpha && Math.abs(change) >= options.minChange, pValue: pTwoSided, change };
+}
+/**
+ * 5 robust sd as in the warm-up rule; a spread of at least 0.2% (about three times the largest
+ * within-process sd measured on the H200, 0.07%), so the distance is at least 1%; and 1% at least,
+ * the warm-up rule's minimum. A side of 3 keeps every run (a third of a side is no exception), so
+ * stalls are looked for from 4 runs on; the fast cluster has 2 runs at least. 3 robust sd is the
+ * width of the cluster itself: "at one level" for the mode guards.
+ */
+const DEFAULT_OUTLIER_RULE = { minRuns: 4, minCluster: 2, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3, maxShare: 0.4 };
+/**
+ * The fast cluster of a side and its stalled runs. A stall (a competing process, a page-cache
+ * miss, a power or clock dip) only ever makes a run slower, so the runs that tell the code's speed
+ * are the fastest ones that agree with each other: the fast cluster. It is the smallest group of
+ * the side's fastest runs (at least `minCluster`) below which the next run lies more than
+ * `madMultiple` robust sd of the group (floored at `minSpread`) and `minRelative` away; every run
+ * below that gap is stalled, one or several, close together or not, up to all but `minCluster`
+ * runs. A side with no such gap has no stalls (noise without stalls has none: its runs fill the
+ * gaps). A second state of the machine that both sides show is no stall: a slow run whose level
+ * the other side shows beside this side's cluster level, or a level that two slow runs of this side
+ * share with the other side's own level (its fast cluster, or all its runs when it has none), stays
+ * with the cluster for the overlap check to judge; the rest of the runs below the gap are stalled.
+ */
+function findSlowOutliers(samples, direction, rule = DEFAULT_OUTLIER_RULE, neighbours = {}) {
+    const other = neighbours.other ?? [];
+    const none = () => ({ outliers: [], kept: [...samples], restSpread: relativeSpread(samples) });
+    const split = fastSplit(samples, direction, rule);
+    if (!split)
+        return none();
+    const { cluster, below, spread } = split;
+    const center = (0,averages/* median */.J)(cluster);
+    const width = rule.modeWidth * spread;
+    const near = (a, b) => Math.abs(a - b) <= width;
+    const otherSpansBoth = (v) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
+    // The other side's own level: the median of its fast cluster (of all its runs when it has none).
+    const otherSplit = other.length ? fastSplit(other, direction, rule) : null;
+    const otherLevel = other.length ? (0,averages/* median */.J)(otherSplit ? otherSplit.cluster : other) : Number.NaN;
+    const sharedLevel = (v, i) => below.some(([w, j]) => j !== i && near(w, v)) && near(otherLevel, v);
+    const stalled = below.filter(([v, i]) => !otherSpansBoth(v) && !sharedLevel(v, i));
+    if (!stalled.length)
+        return none();
+    const out = new Set(stalled.map(([, i]) => i));
+    const kept = samples.filter((_, i) => !out.has(i));
+    return { outliers: [...out].sort((a, b) => a - b), kept, restSpread: relativeSpread(kept) };
+}
+/** The fast cluster's runs, the runs below its gap (value, position), and the cluster's robust sd; null when the side has no such gap. */
+function fastSplit(samples, direction, rule) {
+    const n = samples.length;
+    if (n < Math.max(rule.minRuns, rule.minCluster + 1))
+        return null;
+    const faster = (a, b) => (direction === 'higher' ? b - a : a - b);
+    const order = samples.map((v, i) => [v, i]).sort((a, b) => faster(a[0], b[0]));
+    for (let k = rule.minCluster; k < n; k += 1) {
+        const cluster = order.slice(0, k).map(([v]) => v);
+        const center = (0,averages/* median */.J)(cluster);
+        const scale = Math.abs(center);
+        if (!(scale > 0))
+            return null;
+        const spread = Math.max(MAD_TO_SD * mad(cluster), rule.minSpread * scale);
+        const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
+        const next = order[k][0];
+        const slowBy = direction === 'higher' ? center - next : next - center;
+        if (slowBy > distance)
+            return { cluster, below: order.slice(k), spread };
+    }
+    return null;
+}
+/**
+ * How many runs each side leaves out as slower than the rest: the same number on both sides, and
+ * never more than a share of the side. A stall is a large slowdown of a run: a run below a side's
+ * fast cluster (`findSlowOutliers`), or a slow first run (the warm-up rule). Both sides leave out as
+ * many runs in all as the side with more of them has, capped at `maxShare` of the smaller side;
+ * what is left to leave out after a side's warm-up runs are its slowest runs. Leaving out the
+ * slowest of each side alike compares the same upper part of both sides, so a neighbour that slows
+ * runs on both sides by varying amounts biases neither; leaving out a third of one side alone made
+ * it look faster. A side with more slow runs than the cap is noisy rather than stalled: the runs
+ * beyond the cap stay, and the winsorized spread of the test and the bootstrap interval carry them.
+ * Returns the runs each side leaves out besides its warm-up runs.
+ */
+function symmetricStalls(found, warmup, sizes, rule = DEFAULT_OUTLIER_RULE) {
+    const none = { baseline: 0, current: 0 };
+    // Sizes are the runs as measured, warm-up included.
+    const smaller = Math.min(sizes.baseline, sizes.current);
+    // Warm-up runs alone are left out as the warm-up rule says; stalls make both sides leave out as many.
+    if (smaller < rule.minRuns || (!found.baseline && !found.current))
+        return none;
+    const total = Math.min(Math.floor(rule.maxShare * smaller), Math.max(found.baseline + warmup.baseline, found.current + warmup.current));
+    // Never fewer than two kept runs on a side (a fast cluster's least).
+    const side = (n, w) => Math.max(0, Math.min(total - w, n - w - 2));
+    return { baseline: side(sizes.baseline, warmup.baseline), current: side(sizes.current, warmup.current) };
+}
+/** The positions (0-based, in order) of the `k` slowest runs of a side. */
+function slowestPositions(samples, k, direction) {
+    if (k <= 0)
+        return [];
+    const slower = (a, b) => (direction === 'higher' ? a - b : b - a);
+    return samples
+        .map((v, i) => [v, i])
+        .sort((a, b) => slower(a[0], b[0]) || b[1] - a[1])
+        .slice(0, k)
+        .map(([, i]) => i)
+        .sort((a, b) => a - b);
+}
+/**
+ * Yuen's test on runs trimmed on the slow side, the variance pooled: each side drops its `k`
+ * slowest runs, its spread is the winsorized one (the dropped runs counted at the slowest kept
+ * run), so a side with more slow runs than were dropped shows it in the spread rather than hiding
+ * it. The pooled sd is at least `minSd`. With nothing trimmed it is Student's pooled t-test.
+ */
+function trimmedTTest(x, y, kx, ky, direction, minSd = 0) {
+    const side = (v, k) => {
+        const out = new Set(slowestPositions(v, k, direction));
+        const kept = v.filter((_, i) => !out.has(i));
+        const edge = direction === 'higher' ? Math.min(...kept) : Math.max(...kept);
+        const winsorized = v.map((value, i) => (out.has(i) ? edge : value));
+        const wMean = winsorized.reduce((a, b) => a + b, 0) / winsorized.length;
+        return { mean: kept.reduce((a, b) => a + b, 0) / kept.length, h: kept.length, squares: winsorized.reduce((a, b) => a + (b - wMean) ** 2, 0) };
+    };
+    const a = side(x, kx);
+    const b = side(y, ky);
+    const df = a.h + b.h - 2;
+    if (!a.h || !b.h || df < 1)
+        throw new RangeError('trimmedTTest needs a kept value on each side and three in all');
+    const sd = Math.max(Math.sqrt((a.squares + b.squares) / df), minSd);
+    const se = sd * Math.sqrt(1 / a.h + 1 / b.h);
+    const diff = a.mean - b.mean;
+    if (!(se > 0))
+        return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
+    const t = diff / se;
+    return { t, df, pLess: (0,student_t/* studentTUpperTail */.et)(-t, df), pGreater: (0,student_t/* studentTUpperTail */.et)(t, df) };
+}
+/** Robust relative spread of runs: 1.4826 × MAD over the median (0.01 = ±1% run to run). */
+function relativeRobustSd(values) {
+    if (!values.length)
+        return 0;
+    const center = (0,averages/* median */.J)(values);
+    return Math.abs(center) > 0 ? (MAD_TO_SD * mad(values)) / Math.abs(center) : 0;
+}
+/** Relative standard deviation of runs: the sample sd over the mean (0.01 = ±1% run to run); 0 below two runs. */
+function relativeSd(values) {
+    if (values.length < 2)
+        return 0;
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    if (!(Math.abs(mean) > 0))
+        return 0;
+    const squares = values.reduce((a, v) => a + (v - mean) ** 2, 0);
+    return Math.sqrt(squares / (values.length - 1)) / Math.abs(mean);
+}
+/**
+ * Student's two-sample t-test with the variance pooled over both sides (n₁ + n₂ − 2 degrees of
+ * freedom), the pooled standard deviation taken as at least `minSd`: two runs that happen to tie
+ * must not make a difference infinitely certain. Needs three values in all and one per side.
+ */
+function pooledTTest(x, y, minSd = 0) {
+    const df = x.length + y.length - 2;
+    if (!x.length || !y.length || df < 1)
+        throw new RangeError('pooledTTest needs a value on each side and three in all');
+    const meanOf = (v) => v.reduce((a, b) => a + b, 0) / v.length;
+    const mx = meanOf(x);
+    const my = meanOf(y);
+    const squares = x.reduce((a, v) => a + (v - mx) ** 2, 0) + y.reduce((a, v) => a + (v - my) ** 2, 0);
+    const sd = Math.max(Math.sqrt(squares / df), minSd);
+    const se = sd * Math.sqrt(1 / x.length + 1 / y.length);
+    const diff = mx - my;
+    if (!(se > 0))
+        return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
+    const t = diff / se;
+    return { t, df, pLess: studentTUpperTail(-t, df), pGreater: studentTUpperTail(t, df) };
+}
+function relativeSpread(values) {
+    if (!values.length)
+        return 0;
+    const center = (0,averages/* median */.J)(values);
+    if (!(Math.abs(center) > 0))
+        return 0;
+    return Math.max(...values.map((v) => Math.abs(v / center - 1)));
 }
 
 
@@ -12035,42 +12562,18 @@ function studentTUpperTail(t, df) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Dn: () => (/* reexport safe */ _model_decision_js__WEBPACK_IMPORTED_MODULE_1__.Dn),
-/* harmony export */   EK: () => (/* binding */ failingFindingLine),
+/* harmony export */   Dn: () => (/* reexport safe */ _model_decision_js__WEBPACK_IMPORTED_MODULE_0__.Dn),
 /* harmony export */   Hu: () => (/* binding */ failsOn),
 /* harmony export */   Od: () => (/* binding */ DEFAULT_FAIL_VERDICTS),
-/* harmony export */   Pu: () => (/* binding */ failureLine),
 /* harmony export */   Q$: () => (/* binding */ FAILABLE_VERDICTS),
 /* harmony export */   S4: () => (/* binding */ judge),
 /* harmony export */   VC: () => (/* binding */ failsJob),
 /* harmony export */   VD: () => (/* binding */ FAIL_ON_SEVERITIES),
 /* harmony export */   VQ: () => (/* binding */ DEFAULT_FAIL_ON),
 /* harmony export */   lI: () => (/* binding */ DEFAULT_FAIL_ON_SEVERITY),
-/* harmony export */   yX: () => (/* binding */ strongest),
-/* harmony export */   yu: () => (/* binding */ skippedInputsLine)
+/* harmony export */   yX: () => (/* binding */ strongest)
 /* harmony export */ });
-/* unused harmony export evidenceText */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
-/* harmony import */ var _model_decision_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9263);
-/**
- * The one rule for failing, and the lines that say why: `judge` returns the verdict together with
- * its reasons, and the job summary, the job's failure message and the CLI all show those lines.
- *
- * Without a baseline the findings alone decide. A finding counts when it is primary (a secondary one
- * counts only as an error) and its severity is warning or error; info findings never count.
- * - fail: a counted finding whose id is in fail-on, at fail-on-severity or above (default error:
- *   conclusive evidence). Its line shows the evidence that decided it;
- * - warn: any other counted finding: a warning of a fail-on id below fail-on-severity (evidence
- *   there but not conclusive), or a finding whose id is not in fail-on, an error included;
- * - pass: nothing counted.
- * With a baseline the comparison's rows decide (src/compare/gate.ts makes them; a finding in fail-on
- * fails only when it is new since the baseline, at fail-on-severity): invalid beats fail beats
- * insufficient-data beats warn beats pass.
- * Whether a verdict fails the job is the workflow's choice (`failsJob`, fail-verdicts): fail and
- * invalid by default. A fail that a reviewer accepted on the pull request (src/compare/acceptance.ts)
- * is `accepted`, which passes unless fail-verdicts lists it.
- */
-
+/* harmony import */ var _model_decision_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9263);
 
 const DEFAULT_FAIL_ON = ['re-prefill', 'unfused-attention'];
 /** The severities fail-on-severity takes: the least severity of a fail-on finding that fails. */
@@ -12090,7 +12593,7 @@ const DEFAULT_FAIL_VERDICTS = ['fail', 'invalid'];
 function failsJob(verdict, failVerdicts = DEFAULT_FAIL_VERDICTS) {
     return verdict !== 'pass' && failVerdicts.includes(verdict);
 }
-const RANK = _model_decision_js__WEBPACK_IMPORTED_MODULE_1__/* .SEVERITY_RANK */ .f3;
+const RANK = _model_decision_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_RANK */ .f3;
 function failOnOf(failOn) {
     return Array.isArray(failOn) ? { ids: failOn, severity: DEFAULT_FAIL_ON_SEVERITY } : failOn;
 }
@@ -12101,34 +12604,12 @@ function failsOn(finding, failOn) {
 }
 /** Secondary findings are explained by a primary one; they count only when they are errors (src/model/decision.ts). */
 
-/** The strongest of a finding id's hits (the one whose evidence a line shows). */
+/** The strongest of a finding id's hits (the one whose evidence its line shows). */
 function strongest(findings) {
     return findings.reduce((best, f) => (!best || RANK[f.severity] > RANK[best.severity] ? f : best), undefined);
 }
-const MAX_EVIDENCE = 5;
-const MAX_MESSAGE = 300;
-/**
- * The evidence that decided a finding, in one line: its message (the numbers filled in), its named
- * evidence values and the evidence it rests on (`basis`), each bounded.
- */
-function evidenceText(finding) {
-    const message = (finding.message ?? '').replace(/\s+/g, ' ').trim();
-    const shown = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
-    const entries = Object.entries(finding.evidence ?? {});
-    const values = entries.slice(0, MAX_EVIDENCE).map(([key, value]) => `${key} ${String(value)}`);
-    if (entries.length > MAX_EVIDENCE)
-        values.push(`${entries.length - MAX_EVIDENCE} more`);
-    const parts = [values.length ? `evidence: ${values.join(', ')}` : '', finding.basis?.length ? `rests on ${finding.basis.join('; ')}` : ''].filter(Boolean);
-    return [shown, parts.length ? `(${parts.join('; ')})` : ''].filter(Boolean).join(' ');
-}
-/** The line of a finding that fails: what it is, and the evidence that decided it. */
-function failingFindingLine(finding, lead = `finding ${finding.id} (${finding.severity}) is in fail-on`) {
-    const evidence = evidenceText(finding);
-    return evidence ? `${lead}: ${evidence}` : lead;
-}
-const NO_THROUGHPUT = 'no gated metric is present on both sides';
 function findingsJudgement(findings, failOn) {
-    const counted = findings.filter((f) => (0,_model_decision_js__WEBPACK_IMPORTED_MODULE_1__/* .isPrimary */ .Dn)(f) && f.severity !== 'info');
+    const counted = findings.filter((f) => (0,_model_decision_js__WEBPACK_IMPORTED_MODULE_0__/* .isPrimary */ .Dn)(f) && f.severity !== 'info');
     const byId = new Map();
     for (const f of counted)
         byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
@@ -12136,59 +12617,32 @@ function findingsJudgement(findings, failOn) {
     const cause = (f, status) => ({ kind: 'finding', id: f.id, severity: f.severity, status, inFailOn: failOn.ids.includes(f.id) });
     const failing = top.filter((f) => failsOn(f, failOn));
     if (failing.length)
-        return { verdict: 'fail', reasons: failing.map((f) => failingFindingLine(f)), causes: failing.map((f) => cause(f, 'fail')) };
+        return { verdict: 'fail', causes: failing.map((f) => cause(f, 'fail')) };
     const listed = top.filter((f) => failOn.ids.includes(f.id));
     const others = top.filter((f) => !failOn.ids.includes(f.id));
-    const reasons = [
-        ...listed.map((f) => `finding ${f.id} (${f.severity}) is in fail-on, below fail-on-severity ${failOn.severity}: warns`),
-        ...others.map((f) => `finding ${f.id} (${f.severity}), not in fail-on: warns`),
-    ];
-    if (reasons.length)
-        return { verdict: 'warn', reasons, causes: [...listed, ...others].map((f) => cause(f, 'warn')) };
-    return { verdict: 'pass', reasons: [], causes: [] };
+    if (listed.length || others.length)
+        return { verdict: 'warn', causes: [...listed, ...others].map((f) => cause(f, 'warn')) };
+    return { verdict: 'pass', causes: [] };
 }
-/** The verdict, its reasons and its causes: from the findings alone, or from the comparison when there is a baseline. */
+/** The verdict and its causes: from the findings alone, or from the comparison when there is a baseline. */
 function judge(findings, failOn = DEFAULT_FAIL_ON, comparison) {
     if (!comparison)
         return findingsJudgement(findings, failOnOf(failOn));
     const deciding = (status) => comparison.rows.filter((r) => r.status === status);
-    const lines = (status) => deciding(status).filter((r) => r.reason).map((r) => r.reason);
     const causes = (status) => deciding(status).flatMap((r) => (r.cause ? [r.cause] : []));
     const has = (status) => comparison.rows.some((r) => r.status === status);
     if (comparison.invalid.length)
-        return { verdict: 'invalid', reasons: comparison.invalid.map((i) => i.line), causes: comparison.invalid.map((i) => ({ kind: 'invalid', check: i.check })) };
+        return { verdict: 'invalid', causes: [...comparison.invalid] };
     if (has('fail'))
-        return { verdict: 'fail', reasons: lines('fail'), causes: causes('fail') };
+        return { verdict: 'fail', causes: causes('fail') };
     if (has('insufficient-data') || comparison.noThroughput) {
-        return {
-            verdict: 'insufficient-data',
-            reasons: [...lines('insufficient-data'), ...(comparison.noThroughput ? [NO_THROUGHPUT] : [])],
-            causes: [...causes('insufficient-data'), ...(comparison.noThroughput ? [{ kind: 'no-throughput' }] : [])],
-        };
+        return { verdict: 'insufficient-data', causes: [...causes('insufficient-data'), ...(comparison.noThroughput ? [{ kind: 'no-throughput' }] : [])] };
     }
     if (has('warn'))
-        return { verdict: 'warn', reasons: lines('warn'), causes: causes('warn') };
+        return { verdict: 'warn', causes: causes('warn') };
     if (comparison.nothingGated)
-        return { verdict: 'insufficient-data', reasons: [comparison.nothingGated], causes: [{ kind: 'nothing-gated' }] };
-    return { verdict: 'pass', reasons: [comparison.passLine], causes: [] };
-}
-/**
- * The verdict's first line when inputs were left out: how many, which (the first few) and why, and
- * that --strict (input strict) fails instead. Undefined when none was.
- */
-function skippedInputsLine(skipped, shown = 3) {
-    if (!skipped.length)
-        return undefined;
-    // A reason never quotes the file (a report from elsewhere may still): quotes are dropped here too.
-    const items = skipped.slice(0, shown).map((s) => `${s.path} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .withoutQuotedText */ .sx)(s.reason).replace(/\s+/g, ' ').slice(0, 200)})`);
-    const more = skipped.length > shown ? `, and ${skipped.length - shown} more` : '';
-    return `${skipped.length} input${skipped.length === 1 ? ' was' : 's were'} skipped, the verdict rests on the rest: ${items.join('; ')}${more}; strict (--strict) fails instead`;
-}
-/** One line for a failing job: the verdict's reasons, at most `max` of them. */
-function failureLine(reasons, max = 3) {
-    const shown = reasons.slice(0, max).join('; ');
-    const more = reasons.length > max ? `; and ${reasons.length - max} more` : '';
-    return (shown || 'failed') + more;
+        return { verdict: 'insufficient-data', causes: [comparison.nothingGated] };
+    return { verdict: 'pass', causes: [] };
 }
 
 
@@ -12200,12 +12654,15 @@ function failureLine(reasons, max = 3) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Jw: () => (/* binding */ profilerStepGrowth),
 /* harmony export */   L3: () => (/* binding */ shapeText),
+/* harmony export */   s6: () => (/* binding */ stepsWithoutForwards),
 /* harmony export */   yH: () => (/* binding */ decodeSteps)
 /* harmony export */ });
 /* unused harmony export growingInputs */
-/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2861);
+/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2861);
 /* harmony import */ var _profile_measures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7307);
 /* harmony import */ var _step_count_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1126);
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1538);
+
 
 
 
@@ -12270,8 +12727,8 @@ function profilerStepGrowth(profile) {
         return undefined;
     const busy = steps.slice(1).map((s) => s.gpuBusyNs);
     const quarter = Math.max(1, Math.floor(busy.length / 4));
-    const early = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_2__/* .median */ .J)(busy.slice(0, quarter));
-    return early > 0 ? (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_2__/* .median */ .J)(busy.slice(-quarter)) / early : undefined;
+    const early = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_3__/* .median */ .J)(busy.slice(0, quarter));
+    return early > 0 ? (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_3__/* .median */ .J)(busy.slice(-quarter)) / early : undefined;
 }
 /**
  * The most-used input of one token per sequence (a batch × 1 shape), when such inputs are most of
@@ -12344,6 +12801,24 @@ function decodeSteps(profile, options) {
         parts.push(`the workload reports ${names.join(', ')}`);
     }
     return { ...base, signals, text: parts.join('; ') };
+}
+/** Steps counted in the window before missing forward passes can be told from a short prompt. */
+const MIN_STEPS_FOR_FORWARDS = 8;
+/** A decode step runs every linear layer (at least the projections and the head): fewer launches per step than this say its forward is not in the table. */
+const MIN_LINEAR_LAUNCHES_PER_STEP = 2;
+/**
+ * The window counts decode steps (sampling launches, ranges, the workload's own count) but holds
+ * fewer linear-layer launches than its steps need: the steps' forward passes ran where the table
+ * cannot see them (CUDA graphs traced at graph level, another process).
+ */
+function stepsWithoutForwards(profile) {
+    const count = (0,_step_count_js__WEBPACK_IMPORTED_MODULE_1__/* .countSteps */ .jg)(profile);
+    if (count.steps === null || count.steps < MIN_STEPS_FOR_FORWARDS || profile.kernels.length === 0)
+        return undefined;
+    const linearLaunches = (0,_profile_measures_js__WEBPACK_IMPORTED_MODULE_0__/* .familyTotals */ .sS)(profile, _model_family_ids_js__WEBPACK_IMPORTED_MODULE_2__/* .LINEAR_FAMILIES */ .Bs).instances;
+    if (linearLaunches >= MIN_LINEAR_LAUNCHES_PER_STEP * count.steps)
+        return undefined;
+    return { steps: count.steps, stepsText: count.text, linearLaunches };
 }
 
 
@@ -13143,18 +13618,60 @@ var averages = __nccwpck_require__(2861);
 var rule = __nccwpck_require__(2248);
 // EXTERNAL MODULE: ./src/diagnose/profile-measures.ts
 var profile_measures = __nccwpck_require__(7307);
+// EXTERNAL MODULE: ./src/diagnose/step-count.ts
+var step_count = __nccwpck_require__(1126);
+// EXTERNAL MODULE: ./src/classify/kernel-display-name.ts
+var kernel_display_name = __nccwpck_require__(643);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
 /**
- * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, or a
- * first step far slower than the rest. No importer reads a tool's own word about compilation, so no
- * notice code stands for it.
+ * Compilation, first-run or tuning work fell inside the capture: module loads and JIT in the API
+ * table, a first step far slower than the rest, or an autotuner at work (its timing kernels, and
+ * candidate kernels launched once beside kernels launched every step). No importer reads a tool's own
+ * word about compilation, so no notice code stands for it.
  */
 
 
 
 
 
+
+
 const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
+/** Fewer long int fills than this are not a tuner's flushes. */
+const MIN_FLUSHES = 10;
+/** Kernels that only an autotuner launches, and what each does for it. */
+const TUNER_KERNELS = [
+    // TensorRT-LLM's delay holds the stream a fixed time before each timed candidate (FlashInfer's and TensorRT-LLM's tuners).
+    { pattern: /\bdelayStreamKernel\b/, what: 'timing delay' },
+    // Triton's do_bench zeroes a 256 MB int buffer before each timed run to flush L2: tens of µs per
+    // fill on any current GPU (53 µs at the H200's 4.8 TB/s); a model's own int fills take a few µs.
+    { pattern: /\bFillFunctor<int>/, minAvgNs: 25_000, what: 'L2 flush between timed runs' },
+];
+function tunerKernel(kernel) {
+    const found = TUNER_KERNELS.find((t) => t.pattern.test(kernel.name) && (t.minAvgNs === undefined || (kernel.instances >= MIN_FLUSHES && kernel.totalNs / kernel.instances >= t.minAvgNs)));
+    return found?.what;
+}
+const TUNING_ADVICE = 'An autotuner times its candidates once per shape and keeps the winner: let it finish in the warm-up, before the window opens. ';
+/** What of the window is tuning rather than steady-state work. */
+function tuningOf(profile, options) {
+    const total = profile.totalKernelNs;
+    if (total <= 0)
+        return undefined;
+    const tuner = profile.kernels.filter((k) => tunerKernel(k) !== undefined);
+    const { steps } = (0,step_count/* countSteps */.jg)(profile);
+    const loop = steps !== null && steps >= options.minSteps;
+    let oneOff = [];
+    if (loop || tuner.length > 0) {
+        const once = profile.kernels.filter((k) => k.instances === 1 && tunerKernel(k) === undefined);
+        const share = once.reduce((sum, k) => sum + k.totalNs, 0) / total;
+        // Beside a tuner's own kernels, kernels launched once are its candidates whatever their share.
+        if (once.length >= options.minOneOffKernels && (tuner.length > 0 || share >= options.minOneOffShare))
+            oneOff = once;
+    }
+    if (tuner.length === 0 && oneOff.length === 0)
+        return undefined;
+    return { tuner, oneOff, steps };
+}
 /* harmony default export */ const capture_includes_warmup = ((0,rule/* defineRule */.Km)({
     meta: {
         id: 'capture-includes-warmup',
@@ -13162,9 +13679,9 @@ const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)
         title: 'Capture includes warm-up or compilation',
         stage: 'capture',
         needs: [],
-        description: 'Module loading, JIT compilation or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
-        defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05 },
-        units: { firstStepRatio: 'ratio', minSteps: 'count', maxModuleLoadShare: 'fraction' },
+        description: 'Module loading, JIT compilation, autotuning or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
+        defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05, minOneOffKernels: 10, minOneOffShare: 0.02 },
+        units: { firstStepRatio: 'ratio', minSteps: 'count', maxModuleLoadShare: 'fraction', minOneOffKernels: 'count', minOneOffShare: 'fraction' },
     },
     check({ profile, options }) {
         const evidence = {};
@@ -13189,19 +13706,53 @@ const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)
                 moduleLoadShare: (0,profile_measures/* round */.LI)(loadNs / apiNs),
             });
         }
+        const tuning = tuningOf(profile, options);
+        if (tuning) {
+            signals.push('tuning');
+            const tunerNs = tuning.tuner.reduce((sum, k) => sum + k.totalNs, 0);
+            const oneOffNs = tuning.oneOff.reduce((sum, k) => sum + k.totalNs, 0);
+            // One-off candidates of one kernel template share a short name: counted by it, heaviest first.
+            const groups = new Map();
+            for (const k of tuning.oneOff) {
+                const short = (0,kernel_display_name/* kernelDisplayName */.V)(k.name);
+                const group = groups.get(short) ?? { count: 0, ns: 0 };
+                groups.set(short, { count: group.count + 1, ns: group.ns + k.totalNs });
+            }
+            const oneOffNames = [...groups.entries()].sort((a, b) => b[1].ns - a[1].ns || a[0].localeCompare(b[0]));
+            const names = [
+                ...tuning.tuner.map((k) => `${(0,kernel_display_name/* kernelDisplayName */.V)(k.name)} ×${k.instances}`),
+                ...oneOffNames.slice(0, 3).map(([short, g]) => `${short} (${g.count} ${g.count === 1 ? 'kernel' : 'kernels'} launched once)`),
+            ];
+            Object.assign(evidence, {
+                ...(tuning.tuner.length > 0 ? { tunerLaunches: tuning.tuner.reduce((sum, k) => sum + k.instances, 0), tunerMs: (0,profile_measures.ms)(tunerNs) } : {}),
+                ...(tuning.oneOff.length > 0 ? { oneOffKernels: tuning.oneOff.length, oneOffMs: (0,profile_measures.ms)(oneOffNs) } : {}),
+                ...(tuning.steps !== null ? { steps: tuning.steps } : {}),
+                tuningKernels: `${names.join(', ')}${oneOffNames.length > 3 ? `, and ${oneOffNames.length - 3} more launched once` : ''}`,
+                tuningShare: (0,profile_measures/* round */.LI)((tunerNs + oneOffNs) / profile.totalKernelNs),
+            });
+        }
         if (signals.length === 0)
             return [];
+        const tuningText = tuning && typeof evidence.tuningShare === 'number'
+            ? ` The window holds tuning, not steady-state work: ${[
+                ...tuning.tuner.map((k) => `${k.instances} launches of an autotuner's ${tunerKernel(k)} (${(0,kernel_display_name/* kernelDisplayName */.V)(k.name)})`),
+                tuning.oneOff.length > 0 ? `${tuning.oneOff.length} kernels launched once${tuning.steps !== null ? ` in a window of ${tuning.steps} steps` : ''}` : '',
+            ]
+                .filter(Boolean)
+                .join(' and ')}, ${(0,profile_measures/* percent */.KN)(evidence.tuningShare)} of kernel time.`
+            : '';
         return [
             {
-                message: `Warm-up work is inside the capture (${signals.join(', ')}); times and shares include one-off costs.`,
+                message: `Warm-up work is inside the capture (${signals.join(', ')}); times and shares include one-off costs.${tuningText}`,
                 evidence: { ...evidence, signals: signals.join(',') },
                 ...((0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
                     ? {
-                        advice: `Warm up before the capture window and profile only steady-state steps: ${profile.sources.some((s) => (0,registry/* suiteOf */.Ee)(s.format) === 'max') ? '`max generate --num-warmups N` (one warm-up generation of N tokens), ' : ''}torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:`,
+                        advice: `${tuning ? TUNING_ADVICE : ''}Warm up before the capture window and profile only steady-state steps: ${profile.sources.some((s) => (0,registry/* suiteOf */.Ee)(s.format) === 'max') ? '`max generate --num-warmups N` (one warm-up generation of N tokens), ' : ''}torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:`,
                         command: vendor_tools/* ROCPROF_KERNEL_COMMAND */.cw,
                     }
                     : {
-                        advice: 'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
+                        advice: (tuning ? TUNING_ADVICE : '') +
+                            'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
                         command: 'nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o steady <workload>',
                     }),
             },
@@ -13681,6 +14232,8 @@ var throttle = __nccwpck_require__(1941);
     },
 }));
 
+// EXTERNAL MODULE: ./src/diagnose/decode-steps.ts
+var decode_steps = __nccwpck_require__(1182);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/graph-level-trace.ts
 /**
  * CUDA graphs were traced as opaque launches: the kernels they replay are missing from the kernel
@@ -13688,7 +14241,10 @@ var throttle = __nccwpck_require__(1941);
  */
 
 
+
 const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
+const graph_level_trace_ADVICE = 'Nsight Systems traces a graph as one launch unless told to trace its nodes. Re-capture with node-level graph tracing (PyTorch profiler traces graph kernels already):';
+const COMMAND = 'nsys profile --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o profile <workload>';
 /* harmony default export */ const graph_level_trace = ((0,rule/* defineRule */.Km)({
     meta: {
         id: 'graph-level-trace',
@@ -13696,7 +14252,7 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
         title: 'CUDA graphs traced without their kernels',
         stage: 'capture',
         needs: [],
-        description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
+        description: "Graph launches appear but the kernels they replay do not, or the window's decode steps come without their forward passes, so the kernel mix is incomplete.",
         defaults: { minKernelsPerGraphLaunch: 8 },
         units: { minKernelsPerGraphLaunch: 'ratio' },
     },
@@ -13715,8 +14271,20 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
             kernels = (0,profile_measures/* totalLaunches */.W7)(profile);
             source = 'api';
         }
-        if (graphLaunches === 0)
-            return [];
+        if (graphLaunches === 0) {
+            // No graph launch recorded (a kernel summary alone): steps counted without their GEMMs say the same.
+            const missing = (0,decode_steps/* stepsWithoutForwards */.s6)(profile);
+            if (!missing)
+                return [];
+            return [
+                {
+                    message: `The window holds ${missing.steps} decode steps (${missing.stepsText}) but only ${missing.linearLaunches} linear-layer launches (${(0,profile_measures/* round */.LI)(missing.linearLaunches / missing.steps, 2)} per step): a decode step runs every linear layer, so the steps' forward passes are missing from the kernel table, as when CUDA graphs are traced as opaque launches.`,
+                    evidence: { steps: missing.steps, linearLaunches: missing.linearLaunches, linearLaunchesPerStep: (0,profile_measures/* round */.LI)(missing.linearLaunches / missing.steps, 3), source: 'steps' },
+                    advice: `${graph_level_trace_ADVICE} If the steps are not replayed from CUDA graphs, profile the process that runs the model.`,
+                    command: COMMAND,
+                },
+            ];
+        }
         const perGraph = kernels / graphLaunches;
         if (perGraph >= options.minKernelsPerGraphLaunch)
             return [];
@@ -13724,8 +14292,8 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
             {
                 message: `${graphLaunches} CUDA graph launches but only ${kernels} kernel launches recorded (${(0,profile_measures/* round */.LI)(perGraph, 2)} per graph): the graphs' kernels are missing.`,
                 evidence: { graphLaunches, kernelLaunches: kernels, kernelsPerGraphLaunch: (0,profile_measures/* round */.LI)(perGraph, 3), source },
-                advice: 'Nsight Systems traces a graph as one launch unless told to trace its nodes. Re-capture with node-level graph tracing (PyTorch profiler traces graph kernels already):',
-                command: 'nsys profile --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o profile <workload>',
+                advice: graph_level_trace_ADVICE,
+                command: COMMAND,
             },
         ];
     },
@@ -13907,8 +14475,6 @@ const GRID_ADVICE = {
 var classify = __nccwpck_require__(9602);
 // EXTERNAL MODULE: ./src/classify/families.ts
 var families = __nccwpck_require__(9768);
-// EXTERNAL MODULE: ./src/diagnose/decode-steps.ts
-var decode_steps = __nccwpck_require__(1182);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-dense-decode.ts
 /**
  * The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and
@@ -14029,6 +14595,7 @@ function decodeBatchBasis(profile, minDecodeSteps) {
 
 
 
+
 /** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
 const BUSY_PERCENT = 80;
 /** Whole-process samples per device below this many say nothing either way. */
@@ -14119,6 +14686,11 @@ function adviceFor(profile) {
         // The GPU was busy in some window: a low reading elsewhere comes from start-up, compile or idle tails.
         if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT))
             return [];
+        const missing = (0,decode_steps/* stepsWithoutForwards */.s6)(profile);
+        if (missing) {
+            note(`not established: the window holds ${missing.steps} decode steps but only ${missing.linearLaunches} linear-layer launches, so the steps' forward passes are not in the capture (CUDA graphs traced at graph level) and its busy time leaves them out`);
+            return [];
+        }
         const collectives = (0,profile_measures/* familyTotals */.sS)(profile, ['collective']).share;
         const idleOnTimeline = found.some((r) => r.signal === 'timeline' && r.percent < options.maxBusyFraction * 100);
         if (collectives >= COLLECTIVE_SHARE && !idleOnTimeline)
@@ -14985,8 +15557,9 @@ function extraFamily(slow, others) {
  * step, a single forward pass, a diffusion or encoder step are prefill-shaped too. With decode
  * steps, two things must hold: a prefill-shaped linear mix, and decode that costs what a prompt
  * costs. The second is confirmed by matmul inputs that grow a token each step (recorded shapes),
- * by each output token being about as slow as the first one, or by GPU work per step growing with
- * position; then it is an error that leads the findings (a correctness bug, whatever else limits the
+ * by each output token being about as slow as the first one, by GPU work per step growing with
+ * position, or by the launch counts of a known number of steps: prefill-shaped GEMMs launched in
+ * every step, more per step than decode-shaped ones (a cache runs them in one forward only); then it is an error that leads the findings (a correctness bug, whatever else limits the
  * run). Decode steps with the mix but nothing confirming it are a warning that says what would.
  * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
  * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
@@ -14998,6 +15571,23 @@ function extraFamily(slow, others) {
 
 
 
+
+/**
+ * Prefill-shaped GEMMs launched in every step of a known step count: per step at least
+ * `PER_STEP_MARGIN` times the decode-shaped launches of a decode step. With a KV cache the prompt's
+ * GEMMs run in one forward, so per step they are about 1/steps of the decode-shaped ones.
+ */
+const PER_STEP_MARGIN = 2;
+function prefillEveryStep(profile, prefillLaunches, decodeLaunches, minSteps) {
+    const { steps } = (0,step_count/* countSteps */.jg)(profile);
+    if (steps === null || steps < Math.max(minSteps, 2))
+        return undefined;
+    const prefillPerStep = prefillLaunches / steps;
+    const decodePerStep = decodeLaunches / (steps - 1);
+    if (prefillPerStep < 1 || prefillPerStep < PER_STEP_MARGIN * decodePerStep)
+        return undefined;
+    return { steps, prefillPerStep, decodePerStep };
+}
 /** A decode token costing at least this fraction of the time to first token is prefill-priced. */
 const TPOT_OF_TTFT = 0.5;
 /** Below this fraction decode is clearly priced like decode: the throughput contradicts re-prefill. */
@@ -15048,6 +15638,9 @@ function prefillMix(profile) {
         // Recorded shapes that feed one token per sequence: the cache is used, whatever the batch makes of the GEMMs.
         if (decode.oneTokenInputs)
             return [];
+        // The steps' own GEMMs are not in the table (graph-level-trace says so): the GEMMs it holds are the prompt's.
+        if ((0,decode_steps/* stepsWithoutForwards */.s6)(profile))
+            return [];
         const growing = decode.growing;
         const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
         const prefill = prefillMix(profile);
@@ -15064,13 +15657,15 @@ function prefillMix(profile) {
         // A batched decode legitimately runs multi-row GEMMs every step; then only growth can tell.
         if (batch !== undefined && batch > 1 && !grows && !growing)
             return [];
+        const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
+        // Launch counts confirm only where the shapes are evidence, not tile names.
+        const everyStep = fromHintsOnly || (batch !== undefined && batch > 1) ? undefined : prefillEveryStep(profile, prefill.instances, decodeGemms.instances, options.minDecodeSteps);
         const ttft = (0,profile_measures/* metricValue */.a3)(profile, 'ttft_ms');
         const tpot = (0,profile_measures/* metricValue */.a3)(profile, 'tpot_ms');
         const tokenPricedLikePrompt = ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft >= TPOT_OF_TTFT;
         if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows && !growing)
             return [];
-        const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
-        const confirmed = growing !== undefined || ((tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows));
+        const confirmed = growing !== undefined || everyStep !== undefined || ((tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows));
         const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
         const decodeTokS = (0,profile_measures/* metricValue */.a3)(profile, 'decode_tok_s');
         const evidence = {
@@ -15085,6 +15680,7 @@ function prefillMix(profile) {
                 ? { growingOp: growing.op, inputsFirst: (0,decode_steps/* shapeText */.L3)(growing.first), inputsLast: (0,decode_steps/* shapeText */.L3)(growing.last), growingSteps: growing.steps, rowsPerStep: growing.growth }
                 : {}),
             ...(decode.samplingLaunches > 0 ? { samplingLaunches: decode.samplingLaunches } : {}),
+            ...(everyStep ? { steps: everyStep.steps, prefillLaunchesPerStep: (0,profile_measures/* round */.LI)(everyStep.prefillPerStep, 2), decodeLaunchesPerStep: (0,profile_measures/* round */.LI)(everyStep.decodePerStep, 2) } : {}),
             ...(growth !== undefined ? { stepGrowth: (0,profile_measures/* round */.LI)(growth, 3) } : {}),
             ...(ttft !== undefined && tpot !== undefined && ttft > 0 ? { tpotOverTtft: (0,profile_measures/* round */.LI)(tpot / ttft, 3) } : {}),
             ...(outputTokens !== undefined ? { outputTokens } : {}),
@@ -15106,7 +15702,9 @@ function prefillMix(profile) {
             ? `${growing.op} inputs grow ${(0,decode_steps/* shapeText */.L3)(growing.first)} → ${(0,decode_steps/* shapeText */.L3)(growing.last)} over ${growing.steps} steps (${growing.first.length > 1 && growing.growth === 1 ? 'a token more per sequence' : `${growing.growth} rows more`} each step: the whole sequence is fed again)`
             : grows
                 ? `GPU work per step grows ${(0,profile_measures/* round */.LI)(growth, 2)}× over the run`
-                : `each output token takes ${(0,profile_measures/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`;
+                : everyStep
+                    ? `prefill-shaped GEMMs run in every one of the ${everyStep.steps} steps (${(0,profile_measures/* round */.LI)(everyStep.prefillPerStep, 1)} launches per step, against ${(0,profile_measures/* round */.LI)(everyStep.decodePerStep, 1)} decode-shaped per decode step; a cache runs them in one forward only)`
+                    : `each output token takes ${(0,profile_measures/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`;
         return [
             {
                 headline: true,
@@ -15805,11 +16403,11 @@ function describeError(error) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BX: () => (/* binding */ MAX_PLAUSIBLE_VALUE),
-/* harmony export */   EX: () => (/* binding */ runImporter),
+/* harmony export */   I0: () => (/* binding */ runImporterRuns),
 /* harmony export */   IN: () => (/* binding */ defineImporter),
 /* harmony export */   dx: () => (/* binding */ createImportContext)
 /* harmony export */ });
-/* unused harmony export implausibleNumber */
+/* unused harmony exports implausibleNumber, runImporter */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 /* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8347);
 /* harmony import */ var _model_trace_events_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8668);
@@ -15869,17 +16467,28 @@ function implausibleNumber(value, path = '') {
     }
     return undefined;
 }
-/** Run one importer on one file and validate what it built against the model. */
-async function runImporter(importer, file, options = {}) {
+/** Run one importer on one file and validate what it built against the model: one capture per run the file holds. */
+async function runImporterRuns(importer, file, options = {}) {
     const ctx = createImportContext(file.path, options);
-    const raw = await importer.read(file, ctx);
-    const implausible = implausibleNumber(raw);
-    if (implausible) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected finite values up to ${MAX_PLAUSIBLE_VALUE}, got ${implausible.value} at ${implausible.path}`);
+    const built = await importer.read(file, ctx);
+    const runs = Array.isArray(built) ? built : [built];
+    for (const [i, run] of runs.entries()) {
+        const implausible = implausibleNumber(run);
+        if (implausible) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected finite values up to ${MAX_PLAUSIBLE_VALUE}, got ${implausible.value} at ${runs.length > 1 ? `run ${i + 1} ` : ''}${implausible.path}`);
+        }
     }
-    const parsed = _model_capture_js__WEBPACK_IMPORTED_MODULE_1__/* .CaptureSchema */ .IE.parse(raw);
-    parsed.source.stats = [...parsed.source.stats, ...ctx.stats()];
+    const parsed = runs.map((run) => _model_capture_js__WEBPACK_IMPORTED_MODULE_1__/* .CaptureSchema */ .IE.parse(run));
+    // What was counted while reading is the file's: told once, with its first run.
+    parsed[0].source.stats = [...parsed[0].source.stats, ...ctx.stats()];
     return parsed;
+}
+/** Run one importer on a file of one run (a file of several is refused: read it with runImporterRuns). */
+async function runImporter(importer, file, options = {}) {
+    const runs = await runImporterRuns(importer, file, options);
+    if (runs.length !== 1)
+        throw new InputError(file.path, `expected one run in the file, found ${runs.length}: read each as its own capture`);
+    return runs[0];
 }
 
 
@@ -16078,6 +16687,7 @@ async function openInput(path) {
             }
             return decodeBytes(bytes);
         },
+        ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: () => reusedChunks(path) } : {}),
         stream() {
             const raw = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path, { highWaterMark: 1 << 20 });
             let bytes = raw;
@@ -16091,6 +16701,22 @@ async function openInput(path) {
             return node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from(asUtf8(bytes, encoding, bomLength));
         },
     };
+}
+/** The file's bytes read 1 MiB at a time into one buffer (InputFile.chunks). */
+async function* reusedChunks(path) {
+    const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, 'r');
+    try {
+        const buffer = Buffer.allocUnsafe(1 << 20);
+        for (;;) {
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+            if (bytesRead === 0)
+                return;
+            yield buffer.subarray(0, bytesRead);
+        }
+    }
+    finally {
+        await handle.close();
+    }
 }
 /** An in-memory input, for tests and for stdin. */
 function inputFromText(path, text) {
@@ -16837,11 +17463,13 @@ function shownValue(value) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  Qi: () => (/* binding */ CONSOLE_IMPORTERS),
   a: () => (/* binding */ IMPORTERS),
   SF: () => (/* binding */ capabilitiesOf),
   Tz: () => (/* binding */ detectFormat),
   UE: () => (/* binding */ importerFor),
   tf: () => (/* binding */ ingestFile),
+  dw: () => (/* binding */ ingestFileRuns),
   F_: () => (/* binding */ lineImporter),
   Lk: () => (/* binding */ replaysKernels),
   Ee: () => (/* binding */ suiteOf),
@@ -17940,10 +18568,10 @@ class ElementScanner {
             i = this.decodeInPlace(chunk, i, n);
         return i;
     }
-    /** The chunk ends inside the element: keep its bytes if they may be needed. */
+    /** The chunk ends inside the element: keep a copy of its bytes (the chunk's buffer is reused) if they may be needed. */
     chunkEnd(chunk) {
         if (this.keep)
-            this.retain(chunk.subarray(this.elementStart, chunk.length));
+            this.retain(Buffer.from(chunk.subarray(this.elementStart, chunk.length)));
         this.elementStart = 0;
     }
     fail(expected, chunk, i) {
@@ -18329,7 +18957,8 @@ class TraceScanner {
  * InputError at its byte.
  */
 async function scanFile(file, scanner) {
-    const chunks = file.stream()[Symbol.asyncIterator]();
+    // A reused buffer where the file allows it: the scanner copies what it keeps across chunks.
+    const chunks = (file.chunks ? file.chunks() : file.stream())[Symbol.asyncIterator]();
     try {
         for (;;) {
             let next;
@@ -18916,6 +19545,8 @@ class EventFields {
     shape = new Float64Array(6);
     wantCat = false;
     wantArgs = true;
+    /** Set when the last read filled part of `shape`, so that the next one resets it. */
+    shapeSet = true;
     // Scratch for number parsing.
     whole = 0;
     fracNs = 0;
@@ -18945,7 +19576,10 @@ class EventFields {
         this.inputDimsStart = -1;
         this.inputDimsEnd = -1;
         this.bytes = NaN;
-        this.shape.fill(NaN);
+        if (this.shapeSet) {
+            this.shape.fill(NaN);
+            this.shapeSet = false;
+        }
         const p = this.ws(start);
         if (bytes[p] !== LBRACE)
             this.fail('a trace event object', p);
@@ -18991,7 +19625,8 @@ class EventFields {
         const end = this.end;
         while (p < end) {
             const c = b[p];
-            if (c !== 32 && c !== 10 && c !== 13 && c !== 9)
+            // Every byte above the space is not whitespace: one compare for the common case.
+            if (c > 32 || (c !== 32 && c !== 10 && c !== 13 && c !== 9))
                 return p;
             p++;
         }
@@ -19218,6 +19853,7 @@ class EventFields {
     }
     dim3(p, offset) {
         const b = this.b;
+        this.shapeSet = true;
         let q = this.ws(p + 1);
         for (let k = 0; k < 3; k++) {
             if (!this.isNumberStart(b[q]))
@@ -19570,13 +20206,26 @@ class LaunchSites {
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/name-cache.ts
 /**
- * Interns event names by their raw bytes: a fingerprint of sampled bytes picks candidates, a
- * native compare confirms, and each distinct name is decoded to a string once. Kernel names are
- * often kilobytes long and repeat thousands of times; decoding and hashing each one would dominate.
+ * Interns event names by their raw bytes: a fingerprint of sampled bytes picks candidates, a byte
+ * compare confirms (native for long names), and each distinct name is decoded to a string once.
+ * Kernel names are often kilobytes long and repeat thousands of times; decoding and hashing each
+ * one would dominate.
  * The fingerprint skips bytes, so names built to differ only there share it: a bucket that grows
  * past a few entries gets an index on the complete bytes, and the lookup stays O(name length).
  */
 const SAMPLES = 12;
+/** Names up to this length are compared in JS: below it the native compare costs more than it saves. */
+const SHORT_NAME = 48;
+function sameBytes(known, buf, start, length) {
+    if (known.length !== length)
+        return false;
+    if (length > SHORT_NAME)
+        return known.compare(buf, start, start + length) === 0;
+    for (let k = 0; k < length; k++)
+        if (known[k] !== buf[start + k])
+            return false;
+    return true;
+}
 /** Entries a bucket holds before it is indexed by the complete name (real traces: one or two). */
 const BUCKET_SCAN = 8;
 class NameCache {
@@ -19606,7 +20255,7 @@ class NameCache {
         }
         else if (bucket) {
             for (const entry of bucket.entries) {
-                if (entry.bytes.length === length && entry.bytes.compare(buf, start, end) === 0)
+                if (sameBytes(entry.bytes, buf, start, length))
                     return entry;
             }
         }
@@ -24285,8 +24934,29 @@ class NsysScanner {
         const sink = this.open(table);
         const shifted = [];
         let offBy = 0;
+        /** A row cut by another writer's whole line (a console log): its start, waiting for its end on the next line. */
+        let held;
         return {
-            row(line, lineNo) {
+            row(text, textLineNo) {
+                let line = text;
+                let lineNo = textLineNo;
+                if (held) {
+                    line = held.text + text;
+                    lineNo = held.line;
+                    output.realigned.push({
+                        ...(report !== undefined ? { report } : {}),
+                        line: lineNo,
+                        message: `line ${lineNo} holds another output's line written into a row (a console log); the row was read with its end from line ${textLineNo}`,
+                    });
+                    held = undefined;
+                }
+                else {
+                    const inserted = insertedLineAt(line);
+                    if (inserted !== undefined) {
+                        held = { text: line.slice(0, inserted), line: lineNo };
+                        return;
+                    }
+                }
                 const cut = cutColumns(line, spans);
                 if (!cut) {
                     throw new errors/* InputError */.dz(path, `expected the columns to line up with the dashed underline on line ${headerLineNo + 1} (a value falls in no column, or within ${MAX_COLUMN_SHIFT} characters of two)`, String(lineNo));
@@ -24301,6 +24971,8 @@ class NsysScanner {
                 sink?.row({ cells: cut.cells, line: lineNo });
             },
             end() {
+                if (held)
+                    throw new errors/* InputError */.dz(path, `expected the rest of the row after the line written into it (the table ends first)`, String(held.line));
                 if (shifted.length > 0) {
                     const lines = shifted.length > 5 ? `${shifted.slice(0, 5).join(', ')}, …` : shifted.join(', ');
                     output.realigned.push({
@@ -24312,6 +24984,23 @@ class NsysScanner {
                 sink?.end?.();
             },
         };
+    }
+}
+/**
+ * Where a whole JSON line of another writer starts inside a table row, if one does: a workload and
+ * nsys writing to one console can put a line of the workload's into the middle of nsys's row, whose
+ * rest then follows on the next line.
+ */
+function insertedLineAt(line) {
+    const start = line.indexOf('{"');
+    if (start <= 0 || line.slice(0, start).trim() === '')
+        return undefined;
+    try {
+        const value = JSON.parse(line.slice(start));
+        return typeof value === 'object' && value !== null ? start : undefined;
+    }
+    catch {
+        return undefined;
     }
 }
 /** Every table of a whole text with its rows (for small outputs such as `nsys analyze` rules). */
@@ -24335,7 +25024,8 @@ function scanNsysOutput(path, text) {
  * duration-weighted percentage: `Row#, In-Use (%), Duration (ns), Start (ns), PID, Device ID, Context ID`.
  * gpuTimeUtilPercent = the duration-weighted mean of In-Use over all rows. When every chunk is below
  * the threshold (a host-bound run) the rows cover the whole range and this is the overall figure;
- * when rows leave gaps (busier regions left out), it is a lower bound and a notice says so.
+ * when rows leave gaps (busier regions left out), the gaps count at the threshold, the least they
+ * held, so the figure is a lower bound for the whole range, and a notice says so.
  * "No problems detected" (nothing below the threshold) gives a notice and no percentage. With
  * `--format csv` nsys prints no such line: the rule's `Processing [...]` line with nothing after it
  * is the CSV spelling of the same answer, and is read as such (threshold from `(threshold=N)`, else
@@ -24436,6 +25126,8 @@ function ranSilently(output) {
         }
         const threshold = output.prose.find((p) => p.report === RULE && /below (\d+(?:\.\d+)?)%/.test(p.message));
         const thresholdText = threshold ? /below (\d+(?:\.\d+)?)%/.exec(threshold.message)[1] + '%' : 'its threshold';
+        const stated = threshold ? /below (\d+(?:\.\d+)?)%/.exec(threshold.message)[1] : /threshold=(\d+(?:\.\d+)?)/.exec(output.processed.find((p) => p.report === RULE)?.message ?? '')?.[1];
+        const thresholdPercent = stated !== undefined ? Number(stated) : DEFAULT_THRESHOLD_PERCENT;
         const noProblems = output.prose.find((p) => p.report === RULE && /no problems detected/i.test(p.message));
         let gpuTimeUtilPercent;
         if (tables.length > 0) {
@@ -24443,16 +25135,20 @@ function ranSilently(output) {
                 ctx.count('several-util-tables', 'info', `${tables.length} gpu_time_util tables (several reports?) are averaged together`);
             const regions = tables.flatMap((table) => readRegions(file.path, table));
             const totalNs = regions.reduce((sum, r) => sum + r.durationNs, 0);
-            const weighted = totalNs > 0 ? regions.reduce((sum, r) => sum + r.percent * r.durationNs, 0) / totalNs : regions.reduce((sum, r) => sum + r.percent, 0) / regions.length;
+            // The time between listed regions was at least at the threshold (the rule lists only regions
+            // below it): counted at the threshold, the figure is a lower bound for the whole capture.
+            const gapNs = unlistedNs(regions);
+            const weighted = totalNs > 0
+                ? (regions.reduce((sum, r) => sum + r.percent * r.durationNs, 0) + thresholdPercent * gapNs) / (totalNs + gapNs)
+                : regions.reduce((sum, r) => sum + r.percent, 0) / regions.length;
             if (weighted > 100)
                 ctx.count('util-above-100', 'info', 'concurrent GPU operations add up past 100%; clipped to 100');
             gpuTimeUtilPercent = Math.min(100, weighted);
-            const gapNs = unlistedNs(regions);
             if (gapNs > 0) {
                 notices.push({
                     code: 'nsys-gpu-util-partial',
                     severity: 'info',
-                    message: `gpu_time_util lists only regions below ${thresholdText}; ${Math.round(gapNs)} ns between listed regions were busier, so ${gpuTimeUtilPercent.toFixed(1)}% is a lower bound for the capture`,
+                    message: `gpu_time_util lists only regions below ${thresholdText}; ${Math.round(gapNs)} ns between listed regions were busier (counted at ${thresholdPercent}%), so ${gpuTimeUtilPercent.toFixed(1)}% is a lower bound for the capture`,
                 });
             }
         }
@@ -24772,8 +25468,9 @@ async function* lineBatches(file) {
  * never read (shares are recomputed downstream from totals).
  * The output is read line by line from the file's stream: only the aggregated rows are held (and a
  * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
- * A file holding two tables of one kind holds two runs (outputs appended): it is refused at the
- * line where the second run starts (its Markdown heading or nsys's first line of it).
+ * A file holding two tables of one kind holds two runs (outputs appended, e.g. `nsys profile
+ * --stats=true` consoles pasted under Markdown headings): each run becomes its own capture, from the
+ * line where it starts (its heading or nsys's first line of it), never summed into the other.
  * A `...` line under a table (a pasted excerpt) ends it, with a notice that rows are missing.
  */
 
@@ -24828,24 +25525,8 @@ function apiOrOsrt(rows, name) {
     return apiLike * 2 > rows.length ? { kind: 'api', part: CANONICAL.api } : { part: 'osrt_sum' };
 }
 const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
-/**
- * Where the second run of a file begins, given the tables seen so far (the last one repeating a
- * report of the first run): the first table whose report already appeared opens the second run,
- * and the run begins at the first heading or nsys run line after the table before it.
- */
-function secondRunStart(seen, marks, repeatLine) {
-    const parts = new Set();
-    let first = seen.findIndex((t) => {
-        const again = parts.has(t.part);
-        parts.add(t.part);
-        return again;
-    });
-    if (first < 0)
-        first = seen.length - 1;
-    const opening = seen[first]?.line ?? repeatLine;
-    const before = first > 0 ? seen[first - 1].line : 0;
-    const mark = marks.find((m) => m.line > before && m.line < opening);
-    return mark ? { line: mark.line, mark: mark.message } : { line: opening };
+function newRun(startLine, mark) {
+    return { startLine, ...(mark !== undefined ? { mark } : {}), collected: {}, parts: [], seen: new Set() };
 }
 /* harmony default export */ const nsys_stats = ((0,common_importer/* defineImporter */.IN)({
     id: 'nsys-stats',
@@ -24861,26 +25542,27 @@ function secondRunStart(seen, marks, repeatLine) {
             /^\s*\*\* .*\((\w+_sum|\w+_trace|gpukernsum|gpusum|cudaapisum|gpumemtimesum|gpumemsizesum)(:[\w-]+)?\):\s*$/.test(line));
     },
     async read(file, ctx) {
-        const collected = {};
-        const parts = [];
-        const notices = [];
-        const seen = [];
+        const runs = [newRun(1)];
+        let lastTableLine = 0;
         const openTable = (table, columns, kind, part) => {
-            if (!parts.includes(part))
-                parts.push(part);
-            if (part !== 'unknown-table')
-                seen.push({ part, line: table.headerLine });
+            let run = runs.at(-1);
+            if (part !== 'unknown-table') {
+                // One report appears once per run: a second one opens the next run (outputs appended), which
+                // begins at the first heading or nsys run line after the table before it.
+                const key = kind ?? part;
+                if (run.seen.has(key)) {
+                    const mark = scanner.output.runMarks.find((m) => m.line > lastTableLine && m.line < table.headerLine);
+                    run = newRun(mark?.line ?? table.headerLine, mark?.message);
+                    runs.push(run);
+                }
+                run.seen.add(key);
+                lastTableLine = table.headerLine;
+            }
+            if (!run.parts.includes(part))
+                run.parts.push(part);
             if (!kind)
                 return undefined;
-            const sink = collectTable(file.path, table, kind, columns, collected, ctx);
-            if (!sink) {
-                // One report appears once per run: a second one means two runs' outputs in one file.
-                // Summing them would double the run; keeping one would drop the other unseen.
-                const start = secondRunStart(seen, scanner.output.runMarks, table.headerLine);
-                const from = start.mark ? `the second run starts here ("${start.mark.length > 60 ? `${start.mark.slice(0, 59)}…` : start.mark}")` : 'the second run starts here';
-                throw new errors/* InputError */.dz(file.path, `the file holds two nsys runs: ${from}, and its ${part} table on line ${table.headerLine} repeats the first run's; expected one run per file: split the file before line ${start.line} and give each run as its own input (or write each run with nsys stats --output PREFIX)`, String(start.line));
-            }
-            return sink;
+            return collectTable(file.path, table, kind, columns, run.collected, ctx);
         };
         const tableSink = (table) => {
             const columns = findColumns(table.header);
@@ -24927,6 +25609,10 @@ function secondRunStart(seen, marks, repeatLine) {
         const output = scanner.finish();
         if (failed)
             throw failed.error;
+        // Each notice goes with the run whose lines hold it.
+        const runAt = (line) => [...runs].reverse().find((run) => run.startLine <= line) ?? runs[0];
+        const notices = new Map(runs.map((run) => [run, []]));
+        const notice = (line, entry) => void notices.get(runAt(line)).push(entry);
         for (const skip of output.skipped) {
             const read = skip.report ? READ_REPORTS.has(skip.report) : /CUDA|GPU/.test(skip.message);
             if (!read) {
@@ -24934,14 +25620,14 @@ function secondRunStart(seen, marks, repeatLine) {
                 continue;
             }
             const kernels = skip.report ? (0,own_key/* ownValue */.e)(REPORT_KINDS, skip.report) === 'kernels' : /kernel/i.test(skip.message);
-            notices.push({
+            notice(skip.line, {
                 code: 'nsys-report-skipped',
                 severity: kernels ? 'warning' : 'info',
                 message: `${skip.report ? `${skip.report}: ` : ''}${skip.message}`,
             });
         }
         for (const realigned of output.realigned) {
-            notices.push({
+            notice(realigned.line, {
                 code: 'nsys-columns-realigned',
                 severity: 'info',
                 message: `${realigned.report ? `${realigned.report}: ` : ''}${realigned.message}`,
@@ -24949,34 +25635,47 @@ function secondRunStart(seen, marks, repeatLine) {
         }
         for (const elided of output.elided) {
             const kernels = elided.report ? (0,own_key/* ownValue */.e)(REPORT_KINDS, elided.report) === 'kernels' : false;
-            notices.push({
+            notice(elided.line, {
                 code: 'nsys-table-excerpt',
                 severity: kernels ? 'warning' : 'info',
                 message: `${elided.report ? `${elided.report}: ` : ''}the table is cut short at line ${elided.line} ("${elided.message}"): rows after it are not in the file, so totals and shares cover the listed rows only`,
             });
         }
-        for (const notice of output.notices) {
-            if (/Existing SQLite export found/i.test(notice.message)) {
-                notices.push({
+        for (const line of output.notices) {
+            if (/Existing SQLite export found/i.test(line.message)) {
+                notice(line.line, {
                     code: 'nsys-existing-export',
                     severity: 'warning',
-                    message: `${notice.message} (the tables may come from an older export; rerun nsys stats with --force-export=true)`,
+                    message: `${line.message} (the tables may come from an older export; rerun nsys stats with --force-export=true)`,
                 });
             }
         }
-        if (output.skipped.length === 0 && parts.every((part) => part === 'unknown-table')) {
+        if (output.skipped.length === 0 && runs.every((run) => run.parts.every((part) => part === 'unknown-table'))) {
             const where = output.tables[0] ? String(output.tables[0].headerLine) : '1';
             throw new errors/* InputError */.dz(file.path, 'expected nsys stats output: a report table such as "Time (%),Total Time (ns),Instances,…" or SKIPPED lines', where);
         }
-        const kernels = collected.kernels ?? collected.gpuKernels ?? [];
-        const capture = {
-            source: { path: file.path, format: 'nsys-stats', parts, tool: 'nsys', ...(output.toolVersion ? { toolVersion: output.toolVersion } : {}) },
-            kernels,
-            memops: buildMemops(collected),
-            apiCalls: collected.apiCalls ?? [],
-            notices,
-        };
-        return capture;
+        if (runs.length > 1) {
+            const starts = runs.map((run) => `line ${run.startLine}${run.mark ? ` ("${run.mark.length > 60 ? `${run.mark.slice(0, 59)}…` : run.mark}")` : ''}`);
+            notices.get(runs[0]).unshift({
+                code: 'nsys-runs-in-file',
+                severity: 'info',
+                message: `the file holds ${runs.length} nsys runs, one after another (from ${starts.join(', ')}): each is read as its own capture, as if given as its own file`,
+            });
+        }
+        return runs.map((run, i) => ({
+            source: {
+                path: file.path,
+                format: 'nsys-stats',
+                parts: run.parts,
+                tool: 'nsys',
+                ...(output.toolVersion ? { toolVersion: output.toolVersion } : {}),
+                ...(runs.length > 1 ? { run: i + 1 } : {}),
+            },
+            kernels: run.collected.kernels ?? run.collected.gpuKernels ?? [],
+            memops: buildMemops(run.collected),
+            apiCalls: run.collected.apiCalls ?? [],
+            notices: notices.get(run),
+        }));
     },
 }));
 
@@ -25523,6 +26222,11 @@ async function memops(db, path, tables, bounds, sink) {
             const phases = tables.has('NVTX_EVENTS') && (0,sqlite_db/* columnNames */.lo)(db, 'NVTX_EVENTS').includes('eventType') ? await nvtxPhases(db, file.path, strings, bounds, sink) : undefined;
             if (phases && read.timeline)
                 read.timeline = { ...read.timeline, phaseRanges: phases };
+            // Graphs traced whole (nsys's default --cuda-graph-trace=graph): one row per graph launch, and
+            // none of the kernels it replays in the kernel table.
+            const wholeGraphs = tables.has('CUPTI_ACTIVITY_KIND_GRAPH_TRACE') ? (await (0,sqlite_db/* tableRows */.QE)(db, file.path, 'CUPTI_ACTIVITY_KIND_GRAPH_TRACE', ['start'], bounds)).length : 0;
+            if (wholeGraphs > 0 && read.timeline)
+                read.timeline = { ...read.timeline, graphLaunches: wholeGraphs, graphKernels: 0 };
             const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((await (0,sqlite_db/* tableRows */.QE)(db, file.path, 'TARGET_INFO_GPU', ['name'], bounds)).map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
             const version = tables.has('META_DATA_EXPORT') ? (await (0,sqlite_db/* tableRows */.QE)(db, file.path, 'META_DATA_EXPORT', ['value'], { ...bounds, where: "name = 'EXPORT_PRODUCT_VERSION'" }))[0]?.[0] : undefined;
             return {
@@ -25912,16 +26616,28 @@ const IMPORTERS = [
     rocm_smi_json,
     amdSmiJson,
     gpu_snapshot_jsonl,
-    workload_metrics_jsonl/* default */.Ay,
+    // Before the workload's metric lines: a console log (CI output) holds the workload's lines beside
+    // the tables nsys or ncu print; the tables are what such a file is given for.
     ncu_csv,
     nsys_gpu_time_util,
     nsys_stats,
+    workload_metrics_jsonl/* default */.Ay,
     rocprof_csv,
     nvidia_smi_csv/* default */.Ay,
     rocm_smi_csv,
     amdSmiCsv,
     max_generate,
     max_benchmark,
+];
+/**
+ * The formats of a workload's own console, in detection order: its metric lines come before the
+ * tables a profiler printed into the same console (`nsys profile --stats=true <workload>`), whose
+ * own files the profile step keeps. A file given for analysis is read for its tables instead.
+ */
+const CONSOLE_IMPORTERS = [
+    ...IMPORTERS.slice(0, IMPORTERS.indexOf(ncu_csv)),
+    workload_metrics_jsonl/* default */.Ay,
+    ...IMPORTERS.slice(IMPORTERS.indexOf(ncu_csv)).filter((importer) => importer !== workload_metrics_jsonl/* default */.Ay),
 ];
 const BY_FORMAT = new Map(IMPORTERS.map((importer) => [importer.id, importer]));
 /**
@@ -26012,6 +26728,16 @@ function abortable(file, signal) {
             check();
             return text;
         },
+        ...(file.chunks
+            ? {
+                chunks: async function* () {
+                    for await (const chunk of file.chunks()) {
+                        check();
+                        yield chunk;
+                    }
+                },
+            }
+            : {}),
         stream() {
             const source = file.stream();
             return external_node_stream_.Readable.from((async function* () {
@@ -26028,15 +26754,39 @@ function abortable(file, signal) {
         },
     };
 }
-/** Read one capture file: detect its format from its content (or take `format`), then import it. */
-async function ingestFile(path, format, options = {}) {
+/**
+ * Read one capture file: detect its format from its content (or take `format`), then import it, one
+ * capture per run the file holds (nsys stats output of several runs appended gives one each).
+ */
+async function ingestFileRuns(path, format, options = {}) {
     options.signal?.throwIfAborted();
     const opened = await (0,input_file/* openInput */.lt)(path);
     const file = options.signal ? abortable(opened, options.signal) : opened;
     if (file.sizeBytes === 0)
         throw new errors/* InputError */.dz(path, 'the file is empty; expected a capture');
     const importer = format ? importerFor(format) : detectFormat(file, options);
-    return (0,common_importer/* runImporter */.EX)(importer, file, options);
+    const runs = await (0,common_importer/* runImporterRuns */.I0)(importer, file, options);
+    const lines = importer.lineRecord ? 0 : lineRecordsIn(file.head);
+    if (lines > 0) {
+        runs[0].notices.push({
+            code: 'workload-lines-not-read',
+            severity: 'info',
+            message: `${path} also holds ${lines} of the workload's metric lines near its start (a console log); they are not read with the ${importer.id} tables: give the workload's lines as their own input to compare its metrics`,
+        });
+    }
+    return runs;
+}
+/** The workload's metric lines within a head another format claimed. */
+function lineRecordsIn(head) {
+    const reader = lineImporter();
+    return head.split(/\r?\n/).filter((line) => reader.lineRecord(line)).length;
+}
+/** Read one capture file of one run (a file of several runs is refused: read it with ingestFileRuns). */
+async function ingestFile(path, format, options = {}) {
+    const runs = await ingestFileRuns(path, format, options);
+    if (runs.length !== 1)
+        throw new errors/* InputError */.dz(path, `expected one run in the file, found ${runs.length}: read each as its own capture`);
+    return runs[0];
 }
 async function ingestText(path, text, format, options = {}) {
     const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 3311));
@@ -26554,6 +27304,8 @@ const SourceSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     tool: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     toolVersion: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     stats: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(ImportStatSchema).default([]),
+    /** Which run of the file this is (1-based), when the file holds several one after another (nsys stats output appended). */
+    run: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().positive().optional(),
 });
 const Dim3Schema = zod__WEBPACK_IMPORTED_MODULE_2__/* .tuple */ .PVZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()]);
 /**
@@ -26848,10 +27600,10 @@ function grown(old, size) {
 /* harmony export */   Ui: () => (/* binding */ decisionFromRows),
 /* harmony export */   WD: () => (/* binding */ rowCause),
 /* harmony export */   f3: () => (/* binding */ SEVERITY_RANK),
+/* harmony export */   kW: () => (/* binding */ countsAsFinding),
 /* harmony export */   rI: () => (/* binding */ causeKey),
 /* harmony export */   v$: () => (/* binding */ strongestSeverity)
 /* harmony export */ });
-/* unused harmony export countsAsFinding */
 /* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
 
 /** Severities in order: a finding's strongest hit is the one of highest rank. */
@@ -27077,6 +27829,7 @@ const NOTICE_CODES = {
     'max-benchmark-invalid': "the MAX serving benchmark's result validation failed",
     'max-benchmark-several-results': 'several MAX benchmark result blocks are pooled as samples of one run',
     // Nsight Systems (ingest/formats/nsys-stats.ts, nsys-gpu-time-util.ts)
+    'nsys-runs-in-file': 'one nsys stats file holds several runs, one after another: each is read as its own capture',
     'nsys-report-skipped': 'nsys skipped a report this importer reads (a warning when it is the kernel report)',
     'nsys-columns-realigned': 'rows of an nsys table whose values were shifted into their columns',
     'nsys-table-excerpt': 'an nsys table is cut short in the file; totals cover the listed rows only',
@@ -27094,6 +27847,7 @@ const NOTICE_CODES = {
     'kineto-python-stacks-late': "kernel launches came before the trace's Python stack events and have no Python line",
     'kineto-python-no-user-frame': "no kernel launch ran inside the workload's own Python: no Python line is given",
     // Inputs taken together (pipeline/)
+    'workload-lines-not-read': "a table capture also holds the workload's metric lines (a console log); they are not read with its tables",
     'unreadable-input': 'an input could not be read and was skipped (not --strict)',
     'same-run-counted-once': 'inputs recording the same kernel launches were set aside so the run counts once',
     'mixed-inputs': 'inputs of different runs were merged because mixed inputs were allowed',
@@ -27151,7 +27905,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   r3: () => (/* binding */ rowSubject)
 });
 
-// UNUSED EXPORTS: AcceptanceSchema, BASELINE_ORIGINS, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, LockstepKernelSchema, MeasuredStepSchema, PerStepKernelSchema, PerStepSchema, ReasonRowSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, SkippedInputSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, VerdictSchema
+// UNUSED EXPORTS: AcceptanceNoteSchema, AcceptanceSchema, BASELINE_ORIGINS, ComparisonNoteSchema, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, EnvironmentMismatchSchema, FindingReadingSchema, FindingSchema, KernelChangeSchema, KernelGateSchema, LeftOutRunSchema, LockstepKernelSchema, MeasuredStepSchema, MetricReadingSchema, PerStepKernelSchema, PerStepSchema, RowReadingSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, ShareReadingSchema, SideSchema, SkippedInputSchema, StallSideSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, ThrottleReadingSchema, ThrottleSideSchema, TimeReadingSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -27266,7 +28020,7 @@ const ProfileSchema = schemas/* object */.Ikc({
 
 
 
-const REPORT_SCHEMA_VERSION = 3;
+const REPORT_SCHEMA_VERSION = 4;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 const REPORT_FILE = 'report.json';
 const SeveritySchema = schemas/* enum */.k5n(['info', 'warning', 'error']);
@@ -27349,12 +28103,117 @@ const AcceptanceSchema = schemas/* object */.Ikc({
     /** The head commit of the pull request the acceptance was read for. */
     headSha: schemas/* string */.YjP().optional(),
 });
+/**
+ * An acceptance that did not apply: the comparison was `invalid`; the report records `no-failing-row`;
+ * the claim covers only part of the failing rows (`covers`, `left`, and `unknown` names it gave
+ * that name no failing row); or `refused` where it was read (`text`: the reader's line).
+ */
+const AcceptanceNoteSchema = schemas/* discriminatedUnion */.gMt('kind', [
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('invalid'), by: schemas/* string */.YjP(), via: AcceptanceSchema.shape.via }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('no-failing-row'), by: schemas/* string */.YjP(), via: AcceptanceSchema.shape.via }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('partial'), by: schemas/* string */.YjP(), via: AcceptanceSchema.shape.via, covers: schemas/* array */.YOg(schemas/* string */.YjP()), left: schemas/* array */.YOg(schemas/* string */.YjP()), unknown: schemas/* array */.YOg(schemas/* string */.YjP()) }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('refused'), text: schemas/* string */.YjP() }),
+]);
 const RowStatusSchema = schemas/* enum */.k5n(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
 /** What a share, time-per-step or finding row is about: a family, a kernel (its whole name), a finding, or the exposed communication. */
 const RowSubjectSchema = schemas/* object */.Ikc({
     type: schemas/* enum */.k5n(['family', 'kernel', 'finding', 'communication']),
     id: schemas/* string */.YjP(),
 });
+/** One side of a comparison. */
+const SideSchema = schemas/* enum */.k5n(['baseline', 'current']);
+/** A run of a side left out of its median as one of its slowest: its number as measured, its distance below the kept runs' median, and whether the outlier rule found it stalled. */
+const LeftOutRunSchema = schemas/* object */.Ikc({ run: schemas/* number */.aig().int().positive(), change: schemas/* number */.aig(), stall: schemas/* boolean */.zMY() });
+/** A side's runs left out as its slowest: which, beside how many kept runs of what spread, and the runs below its fast cluster (`found`) past a stall's share (`maxShare`). */
+const StallSideSchema = schemas/* object */.Ikc({
+    side: SideSchema,
+    runs: schemas/* array */.YOg(LeftOutRunSchema),
+    kept: schemas/* number */.aig().int().nonnegative(),
+    spread: schemas/* number */.aig().nonnegative(),
+    found: schemas/* number */.aig().int().nonnegative(),
+    maxShare: schemas/* number */.aig(),
+});
+/**
+ * What a metric row's sentence says beyond the row's own fields, as data (renderers write it):
+ * the interval's level, the runs left out (slowest, warm-up), and for an undecided or warned row
+ * what held it back: runs of one side that reach the other's median (`overlap`), a side whose runs
+ * spread far more than the other's (`noisy`), a baseline run better than the current median by the
+ * floor (`baselineFaster`), a drift within a side's samples (`drift`).
+ */
+const MetricReadingSchema = schemas/* object */.Ikc({
+    kind: schemas/* literal */.euz('metric'),
+    /**
+     * The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side;
+     * `not-gated`: no threshold names it; `no-relative-change`: the baseline median is not positive.
+     */
+    outcome: schemas/* enum */.k5n(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift']),
+    side: SideSchema.optional(),
+    /** The interval's confidence level (0.95). */
+    level: schemas/* number */.aig().optional(),
+    /** Runs left out of both sides: slowest (stalls), warm-up. */
+    stalled: schemas/* number */.aig().int().nonnegative().optional(),
+    warmup: schemas/* number */.aig().int().nonnegative().optional(),
+    /** The least samples per side (too-few-samples). */
+    minSamples: schemas/* number */.aig().int().positive().optional(),
+    /** Runs of the faster side as bad as the slower side's median (counted only when a third of its runs or more; else 0), and runs of the slower side as good as the faster's; each of how many kept. */
+    overlap: schemas/* object */.Ikc({ slow: SideSchema, fastReach: schemas/* number */.aig().int().nonnegative(), fastKept: schemas/* number */.aig().int().nonnegative(), slowReach: schemas/* number */.aig().int().nonnegative(), slowKept: schemas/* number */.aig().int().nonnegative() }).optional(),
+    /** The slower side's run spread (robust sd over the median) and the faster side's. */
+    /** `fasterHalf`: the spreads are of each side's faster half (the interval lay wholly past the floor). */
+    noisy: schemas/* object */.Ikc({ slow: SideSchema, slowSd: schemas/* number */.aig(), fastSd: schemas/* number */.aig(), fasterHalf: schemas/* boolean */.zMY().optional() }).optional(),
+    /** The baseline's best kept run and how much better than the current median it is (a fraction). */
+    baselineFaster: schemas/* object */.Ikc({ fastest: schemas/* number */.aig(), by: schemas/* number */.aig() }).optional(),
+    /** Warm-up runs dropped from a side: their values and the median of the runs kept. */
+    warmupDropped: schemas/* array */.YOg(schemas/* object */.Ikc({ side: SideSchema, values: schemas/* array */.YOg(schemas/* number */.aig()), median: schemas/* number */.aig() })).optional(),
+    /** Sides whose first run looked like warm-up but was kept (dropping it would leave fewer than `minSamples`). */
+    warmupKept: schemas/* array */.YOg(SideSchema).optional(),
+    /** Each side's runs left out as its slowest. */
+    stalls: schemas/* array */.YOg(StallSideSchema).optional(),
+    /** A significant change, but below the floor. */
+    smallChange: schemas/* boolean */.zMY().optional(),
+    /** A monotonic drift within a side: its change over its samples (a fraction), the samples and the Mann-Kendall p. */
+    drift: schemas/* array */.YOg(schemas/* object */.Ikc({ side: SideSchema, change: schemas/* number */.aig(), samples: schemas/* number */.aig().int().nonnegative(), pValue: schemas/* number */.aig() })).optional(),
+});
+/**
+ * A `kernel-time:` row's thresholds and why they are what they are: `set` by the user, the µs
+ * `floor`, or a percent (`pct`) of the baseline's step (`of: step`, measured) or of its kernel time
+ * per step (`of: kernels`), `baseMs` long. Without a comparison per step: why the row was not
+ * compared (`refused`, `steps-unknown` with the sides, `no-kernels` with the sides lacking a capture).
+ */
+const TimeReadingSchema = schemas/* object */.Ikc({
+    kind: schemas/* literal */.euz('time'),
+    warn: schemas/* number */.aig().optional(),
+    basis: schemas/* enum */.k5n(['set', 'floor', 'relative']).optional(),
+    pct: schemas/* number */.aig().optional(),
+    floorUs: schemas/* number */.aig().optional(),
+    of: schemas/* enum */.k5n(['step', 'kernels']).optional(),
+    baseMs: schemas/* number */.aig().optional(),
+    notCompared: schemas/* enum */.k5n(['refused', 'steps-unknown', 'no-kernels']).optional(),
+    sides: schemas/* array */.YOg(SideSchema).optional(),
+});
+/**
+ * A share row's fail threshold (its warn threshold is the row's `threshold`), in pp, and, where it
+ * moved that far but shares are context only (status info), why: time per step judges kernels
+ * (`time`), the windows hold different kinds of step (`refused`), or throughput improved and a share
+ * grows when others shrink (`throughput-improved`).
+ */
+const ShareReadingSchema = schemas/* object */.Ikc({ kind: schemas/* literal */.euz('share'), fail: schemas/* number */.aig(), context: schemas/* enum */.k5n(['time', 'refused', 'throughput-improved']).optional() });
+/**
+ * A finding row's change: `new` since the baseline, `resolved`, `present` on both sides,
+ * `explained` on one side by another finding (`explainedIn`: that side, where it stepped back as a
+ * secondary), or `unseen` (the baseline has no kernel capture to show it: judged alone); whether
+ * fail-on lists it, and whether it fails at fail-on-severity (`failOnSeverity`, the least that fails).
+ */
+const FindingReadingSchema = schemas/* object */.Ikc({
+    kind: schemas/* literal */.euz('finding'),
+    change: schemas/* enum */.k5n(['new', 'resolved', 'present', 'explained', 'unseen']),
+    explainedIn: SideSchema.optional(),
+    /** The severity of its strongest counted hit in the current run (absent when resolved). */
+    severity: SeveritySchema.optional(),
+    inFailOn: schemas/* boolean */.zMY(),
+    fails: schemas/* boolean */.zMY(),
+    failOnSeverity: schemas/* enum */.k5n(['error', 'warning']),
+});
+const RowReadingSchema = schemas/* discriminatedUnion */.gMt('kind', [MetricReadingSchema, TimeReadingSchema, ShareReadingSchema, FindingReadingSchema]);
 const ComparisonRowSchema = schemas/* object */.Ikc({
     /** `decode_tok_s`, `family:gemv`, `kernel:<name>`, `finding:re-prefill` … */
     metric: schemas/* string */.YjP(),
@@ -27394,6 +28253,8 @@ const ComparisonRowSchema = schemas/* object */.Ikc({
         .optional(),
     /** What the row is about, for rows of a family, kernel, finding or communication (absent on metric rows and in older reports). */
     subject: RowSubjectSchema.optional(),
+    /** What the row's sentence needs beyond the fields above (schema 4; renderers write it). */
+    reading: RowReadingSchema.optional(),
 });
 const SUBJECT_PREFIXES = [
     ['family:', 'family'],
@@ -27524,8 +28385,55 @@ const PerStepSchema = schemas/* object */.Ikc({
     /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`, or `window`). */
     refused: StepRefusalSchema.optional(),
 });
-/** What a reason of the gate is about: the comparison row's metric (renderers write a kernel row's sentence from the row). */
-const ReasonRowSchema = schemas/* object */.Ikc({ row: schemas/* string */.YjP() });
+/** An environment key whose values differ, as each side's capture spelled it. */
+const EnvironmentMismatchSchema = schemas/* object */.Ikc({ key: schemas/* string */.YjP(), baseline: schemas/* string */.YjP(), current: schemas/* string */.YjP() });
+/** One side's GPU sampling as the throttling check read it: its throttled share (null: unknown), mean SM clock, and whether it was sampled at all. */
+const ThrottleSideSchema = schemas/* object */.Ikc({ sampled: schemas/* boolean */.zMY(), share: schemas/* number */.aig().nullable(), clockMhz: schemas/* number */.aig().nullable() });
+/**
+ * What the throttling check saw: `fault`, a side (`side`) throttled for thermal or hardware
+ * protection (`reasons`); `power`, the power regime (`reasons`) on either side, with each side's
+ * sampling, and what differs (`differs`: a side's share unknown or not sampled, the throttled
+ * shares `points` apart past `maxPoints`, the clocks `gap` apart past `maxGap`). `sameJob`: an A/B
+ * in one job, where both sides meet the regime alike.
+ */
+const ThrottleReadingSchema = schemas/* discriminatedUnion */.gMt('type', [
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('fault'), side: SideSchema, reasons: schemas/* array */.YOg(schemas/* string */.YjP()) }),
+    schemas/* object */.Ikc({
+        type: schemas/* literal */.euz('power'),
+        reasons: schemas/* array */.YOg(schemas/* string */.YjP()),
+        baseline: ThrottleSideSchema,
+        current: ThrottleSideSchema,
+        sameJob: schemas/* boolean */.zMY(),
+        differs: schemas/* array */.YOg(schemas/* discriminatedUnion */.gMt('what', [
+            schemas/* object */.Ikc({ what: schemas/* literal */.euz('share-unknown'), side: SideSchema, sampled: schemas/* boolean */.zMY() }),
+            schemas/* object */.Ikc({ what: schemas/* literal */.euz('share-gap'), points: schemas/* number */.aig(), maxPoints: schemas/* number */.aig() }),
+            schemas/* object */.Ikc({ what: schemas/* literal */.euz('clock-gap'), gap: schemas/* number */.aig(), maxGap: schemas/* number */.aig() }),
+        ])),
+        /** The limits the sides were found alike within (a clock limit only where both clocks are known). */
+        alike: schemas/* object */.Ikc({ maxPoints: schemas/* number */.aig(), maxGap: schemas/* number */.aig().optional() }).optional(),
+    }),
+]);
+/**
+ * What the comparison says beside its rows, as data (renderers write the lines, in this order):
+ * environment keys that differ but were allowed; the power regime the sides were compared under;
+ * a throttle allowed by allow-throttled; runs left out as outliers (metrics that left out the same
+ * runs together); a side without kernel capture; the baseline's gated metrics missing on a side.
+ * Notes with a home of their own are rendered from it: the noise between jobs (`betweenJobs`), a
+ * refused comparison per step (`perStep.refused`), a metric on one side (its row).
+ */
+const ComparisonNoteSchema = schemas/* discriminatedUnion */.gMt('kind', [
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('environment-allowed'), mismatches: schemas/* array */.YOg(EnvironmentMismatchSchema) }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('throttling'), reading: ThrottleReadingSchema, allowed: schemas/* boolean */.zMY() }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('left-out'), metrics: schemas/* array */.YOg(schemas/* string */.YjP()), sides: schemas/* array */.YOg(StallSideSchema) }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('no-kernel-capture'), side: SideSchema }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('no-throughput') }),
+]);
+/**
+ * How kernels were gated: by `time` per step, by `share` (no steps on a side), or not at all:
+ * shares as context with time per step `refused`, or in a step whose throughput improved
+ * (`throughputImproved`, shares only then).
+ */
+const KernelGateSchema = schemas/* object */.Ikc({ mode: schemas/* enum */.k5n(['time', 'fallback', 'refused']), throughputImproved: schemas/* boolean */.zMY() });
 /** Where a baseline comes from, as this version chooses it: a file given, the default branch's artifact, or the base build in the same job. A stored report's origin is read as text (another version's may differ). */
 const BASELINE_ORIGINS = (/* unused pure expression or super */ null && (['file', 'artifact', 'a/b']));
 const ComparisonSchema = schemas/* object */.Ikc({
@@ -27540,9 +28448,10 @@ const ComparisonSchema = schemas/* object */.Ikc({
     kernelChanges: schemas/* array */.YOg(KernelChangeSchema).default([]),
     newFindings: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     resolvedFindings: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
-    reasons: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
-    /** Parallel to reasons: the row each is about, null for a reason about no row (older reports lack it). */
-    reasonRows: schemas/* array */.YOg(ReasonRowSchema.nullable()).optional(),
+    /** What the comparison says beside its rows, as data (schema 4). */
+    notes: schemas/* array */.YOg(ComparisonNoteSchema).default([]),
+    /** How kernels were gated (absent without kernels on both sides). */
+    kernelGate: KernelGateSchema.optional(),
     /** Gated metrics that more runs could decide (the sides overlap, or too few or not significant samples). */
     undecided: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     /** An adaptive A/B run: which look this comparison is and the alpha it tested at. */
@@ -27580,10 +28489,10 @@ const DeepDiveMatchSchema = schemas/* object */.Ikc({
  * - `finding`: without a baseline, a finding that decided (fail: in fail-on at fail-on-severity;
  *   warn: any other counted finding), with its severity and whether fail-on lists it (absent where
  *   the report was migrated from before the policy was recorded);
- * - `invalid`: a check that keeps the comparison from standing (environment, throttling);
+ * - `invalid`: a check that keeps the comparison from standing (environment, throttling), with what it saw;
  * - `no-throughput`: the baseline's gated metrics are not on both sides;
  * - `nothing-gated`: nothing was compared on both sides (no metric, no time per step, no share
- *   threshold set), so a pass would say nothing.
+ *   threshold set), so a pass would say nothing; with why.
  */
 const DecisionCauseSchema = schemas/* discriminatedUnion */.gMt('kind', [
     schemas/* object */.Ikc({
@@ -27596,9 +28505,22 @@ const DecisionCauseSchema = schemas/* discriminatedUnion */.gMt('kind', [
         severity: SeveritySchema.optional(),
     }),
     schemas/* object */.Ikc({ kind: schemas/* literal */.euz('finding'), id: schemas/* string */.YjP(), severity: SeveritySchema, status: schemas/* enum */.k5n(['fail', 'warn']), inFailOn: schemas/* boolean */.zMY().optional() }),
-    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('invalid'), check: schemas/* enum */.k5n(['environment', 'throttling']) }),
+    schemas/* object */.Ikc({
+        kind: schemas/* literal */.euz('invalid'),
+        check: schemas/* enum */.k5n(['environment', 'throttling']),
+        /** environment: the keys that differ, each side's value (absent where migrated). */
+        mismatches: schemas/* array */.YOg(EnvironmentMismatchSchema).optional(),
+        /** throttling: what was seen (absent where migrated). */
+        throttle: ThrottleReadingSchema.optional(),
+    }),
     schemas/* object */.Ikc({ kind: schemas/* literal */.euz('no-throughput') }),
-    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('nothing-gated') }),
+    schemas/* object */.Ikc({
+        kind: schemas/* literal */.euz('nothing-gated'),
+        /** Gated metrics present on one side only. */
+        oneSided: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
+        /** Why no time per step gated: thresholds set but none compared, none set, or no kernels on both sides. */
+        time: schemas/* enum */.k5n(['thresholds-not-compared', 'no-threshold', 'no-kernels']).optional(),
+    }),
 ]);
 /** The policy a report was judged under: the gate's options and the rules' options as they were resolved. */
 const DecisionPolicySchema = schemas/* object */.Ikc({
@@ -27661,13 +28583,13 @@ const ReportSchema = schemas/* object */.Ikc({
     deepDives: schemas/* array */.YOg(DeepDiveMatchSchema).optional(),
     findings: schemas/* array */.YOg(FindingSchema),
     verdict: VerdictSchema,
-    /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */
-    verdictReasons: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     /** What decided the verdict and the policy it was judged under (schema 3). */
     decision: DecisionSchema,
     comparison: ComparisonSchema.nullable(),
     /** Present when the verdict is `accepted`: the failing verdict a reviewer accepted, and by whom. */
     acceptance: AcceptanceSchema.optional(),
+    /** Acceptances that were read but did not apply, and why (schema 4; renderers write the lines). */
+    acceptanceNotes: schemas/* array */.YOg(AcceptanceNoteSchema).optional(),
     ranks: schemas/* array */.YOg(RankSchema).default([]),
     /**
      * The decode steps this run's capture covers, counted when the report was written (schema 2): what
@@ -27848,7 +28770,7 @@ class TraceEvents {
 
 /***/ }),
 
-/***/ 1624:
+/***/ 8753:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28125,7 +29047,7 @@ function buildProfile(allCaptures, classify = (0,classify_classify/* createClass
         notices.push({
             code: 'kernels-summed',
             severity: 'info',
-            message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => c.source.path).join(', ')})`,
+            message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => `${c.source.path}${c.source.run ? ` run ${c.source.run}` : ''}`).join(', ')})`,
         });
     }
     const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
@@ -28149,16 +29071,16 @@ function buildProfile(allCaptures, classify = (0,classify_classify/* createClass
     };
 }
 /**
- * Graph-capture traces (set-up: a stream capture, no replay) are named as such; beside an input that
- * holds kernel work they are set aside, so that neither their few set-up kernels nor their mostly
- * idle timeline stand for the steady loop, and a capture of rank 0 is not read as a second rank 0.
+ * Graph-capture traces (set-up: a stream capture, no replay) are named as such. Beside an input that
+ * holds kernel work, their timeline, API calls and rank are set aside, so that their mostly idle
+ * timeline and capture-time launches do not stand for the steady loop and a capture of rank 0 is not
+ * read as a second rank 0; the few set-up kernels they ran did run, so they stay in the kernel total.
  */
 function setAsideGraphCaptures(captures) {
     const setUp = captures.filter(isGraphCaptureSetup);
     if (setUp.length === 0)
         return { captures, notices: [] };
-    const steady = captures.filter((c) => !setUp.includes(c));
-    const setAside = steady.some((c) => c.kernels.length > 0);
+    const setAside = captures.some((c) => !setUp.includes(c) && c.kernels.length > 0);
     const notices = setUp.map((c) => {
         const kernelMs = (c.kernels.reduce((sum, k) => sum + k.totalNs, 0) / 1e6).toFixed(3);
         const what = `${c.source.path} is a graph-capture trace (stream capture, no graph replay; ${kernelMs} ms of kernel time): set-up, not the steady work`;
@@ -28166,11 +29088,21 @@ function setAsideGraphCaptures(captures) {
             code: 'graph-capture-setup',
             severity: 'info',
             message: setAside
-                ? `${what}; its kernels and timeline are left out, the other inputs are analysed`
+                ? `${what}; its kernels count in the total, its timeline and API calls are left out`
                 : `${what}. The captured kernels run only when the graph is replayed: profile the replayed steps to see them`,
         };
     });
-    return { captures: setAside ? steady : captures, notices };
+    if (!setAside)
+        return { captures, notices };
+    return {
+        captures: captures.map((c) => {
+            if (!setUp.includes(c))
+                return c;
+            const { distributed: _distributed, ...rest } = c;
+            return { ...rest, timeline: undefined, deviceTimelines: [], apiCalls: [] };
+        }),
+        notices,
+    };
 }
 function familySharesOf(kernels, totalKernelNs) {
     const families = new Map();
@@ -28242,8 +29174,6 @@ var model_report = __nccwpck_require__(949);
 var decision = __nccwpck_require__(9263);
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
 var fingerprint = __nccwpck_require__(3187);
-// EXTERNAL MODULE: ./src/compare/percent-format.ts
-var percent_format = __nccwpck_require__(6736);
 // EXTERNAL MODULE: ./src/compare/gate-options.ts + 1 modules
 var gate_options = __nccwpck_require__(4490);
 ;// CONCATENATED MODULE: ./src/compare/sequential.ts
@@ -28309,498 +29239,8 @@ function lookAlpha(alpha, look) {
     return look.final ? alphaAtFinalLook(alpha, look.index, look.of) : alphaAtLook(alpha, look.index, look.of);
 }
 
-// EXTERNAL MODULE: ./src/compare/student-t.ts
-var student_t = __nccwpck_require__(9937);
-;// CONCATENATED MODULE: ./src/compare/rank-tests.ts
-/**
- * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
- * over the sample order within one side. Both are exact for small samples (ties included for
- * Mann-Whitney) and fall back to the normal approximation with tie correction for larger ones.
- */
-/** Standard normal CDF, via the complementary error function. */
-function normalCdf(z) {
-    return 0.5 * erfc(-z / Math.SQRT2);
-}
-/** Numerical Recipes' Chebyshev fit of erfc, fractional error below 1.2e-7 everywhere. */
-function erfc(x) {
-    const z = Math.abs(x);
-    const t = 1 / (1 + 0.5 * z);
-    const r = t *
-        Math.exp(-z * z -
-            1.26551223 +
-            t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
-    return x >= 0 ? r : 2 - r;
-}
-/** 1-based ranks, tied values sharing the mean of their ranks. */
-function midranks(values) {
-    const order = values.map((v, i) => [v, i]).sort((a, b) => a[0] - b[0]);
-    const ranks = new Array(values.length);
-    for (let start = 0; start < order.length;) {
-        let end = start;
-        while (end + 1 < order.length && order[end + 1][0] === order[start][0])
-            end += 1;
-        const rank = (start + end) / 2 + 1;
-        for (let k = start; k <= end; k += 1)
-            ranks[order[k][1]] = rank;
-        start = end + 1;
-    }
-    return ranks;
-}
-/** Sizes of the groups of tied values (groups of one left out). */
-function tieGroups(values) {
-    const counts = new Map();
-    for (const v of values)
-        counts.set(v, (counts.get(v) ?? 0) + 1);
-    return [...counts.values()].filter((t) => t > 1);
-}
-/** Largest n + m for which the exact permutation distribution is computed. */
-const MANN_WHITNEY_EXACT_MAX = 50;
-function mannWhitneyU(x, y, exactMax = MANN_WHITNEY_EXACT_MAX) {
-    const n = x.length;
-    const m = y.length;
-    if (n === 0 || m === 0)
-        throw new RangeError('mannWhitneyU needs at least one value on each side');
-    const ranks = midranks([...x, ...y]);
-    let rankSumX = 0;
-    for (let i = 0; i < n; i += 1)
-        rankSumX += ranks[i];
-    const u = rankSumX - (n * (n + 1)) / 2;
-    const result = n + m <= exactMax ? exactRankSumTails(ranks, n, rankSumX) : normalRankSumTails([...x, ...y], n, m, u);
-    const pLess = Math.min(1, result.pLess);
-    const pGreater = Math.min(1, result.pGreater);
-    return { u, pLess, pGreater, pTwoSided: Math.min(1, 2 * Math.min(pLess, pGreater)), method: result.method };
-}
-/**
- * The permutation distribution of the rank sum of n items drawn from the given midranks. Midranks
- * are multiples of one half, so doubled ranks are integers and a subset-sum count is exact with ties.
- */
-function exactRankSumTails(ranks, n, rankSumX) {
-    return { ...exactScoreSumTails(ranks.map((r) => Math.round(r * 2)), n, Math.round(rankSumX * 2)), method: 'exact' };
-}
-/**
- * P(sum ≤ observed) and P(sum ≥ observed) for the scores of n items drawn without replacement
- * from the given non-negative integer scores, every n-subset equally likely (a subset-sum count).
- */
-function exactScoreSumTails(scores, n, observed) {
-    const maxSum = scores.reduce((a, b) => a + b, 0);
-    // ways[j][s]: number of j-subsets of the items seen so far with score sum s (as a probability-safe float).
-    const ways = Array.from({ length: n + 1 }, () => new Float64Array(maxSum + 1));
-    ways[0][0] = 1;
-    let reach = 0;
-    for (const d of scores) {
-        reach += d;
-        for (let j = n; j >= 1; j -= 1) {
-            const into = ways[j];
-            const from = ways[j - 1];
-            for (let s = reach; s >= d; s -= 1)
-                into[s] += from[s - d];
-        }
-    }
-    const dist = ways[n];
-    let total = 0;
-    let atMost = 0;
-    let atLeast = 0;
-    for (let s = 0; s <= maxSum; s += 1) {
-        const w = dist[s];
-        if (w === 0)
-            continue;
-        total += w;
-        if (s <= observed)
-            atMost += w;
-        if (s >= observed)
-            atLeast += w;
-    }
-    return { pLess: atMost / total, pGreater: atLeast / total };
-}
-function normalRankSumTails(all, n, m, u) {
-    const total = n + m;
-    const tieTerm = tieGroups(all).reduce((sum, t) => sum + t ** 3 - t, 0);
-    const variance = ((n * m) / 12) * (total + 1 - tieTerm / (total * (total - 1)));
-    if (variance <= 0)
-        return { pLess: 1, pGreater: 1, method: 'normal' };
-    const sd = Math.sqrt(variance);
-    const mean = (n * m) / 2;
-    // Continuity correction of one half toward the mean.
-    return {
-        pLess: normalCdf((u - mean + 0.5) / sd),
-        pGreater: 1 - normalCdf((u - mean - 0.5) / sd),
-        method: 'normal',
-    };
-}
-/** Largest n for which the exact null distribution of S (no ties) is used. */
-const MANN_KENDALL_EXACT_MAX = 30;
-function mannKendall(values) {
-    const n = values.length;
-    let s = 0;
-    for (let i = 0; i < n; i += 1)
-        for (let j = i + 1; j < n; j += 1)
-            s += Math.sign(values[j] - values[i]);
-    const ties = tieGroups(values);
-    if (n < 2)
-        return { s, pIncreasing: 1, pDecreasing: 1, pTwoSided: 1, method: 'exact' };
-    let pIncreasing;
-    let pDecreasing;
-    let method;
-    if (ties.length === 0 && n <= MANN_KENDALL_EXACT_MAX) {
-        // Without ties S = pairs - 2·inversions; the inversion count of a random order has the Mahonian distribution.
-        const dist = inversionDistribution(n);
-        const pairs = (n * (n - 1)) / 2;
-        const inversions = (pairs - s) / 2;
-        pIncreasing = 0;
-        pDecreasing = 0;
-        dist.forEach((p, k) => {
-            if (k <= inversions)
-                pIncreasing += p;
-            if (k >= inversions)
-                pDecreasing += p;
-        });
-        method = 'exact';
-    }
-    else {
-        const variance = (n * (n - 1) * (2 * n + 5) - ties.reduce((sum, t) => sum + t * (t - 1) * (2 * t + 5), 0)) / 18;
-        if (variance <= 0)
-            return { s, pIncreasing: 1, pDecreasing: 1, pTwoSided: 1, method: 'normal' };
-        const sd = Math.sqrt(variance);
-        pIncreasing = 1 - normalCdf((s - 1) / sd);
-        pDecreasing = normalCdf((s + 1) / sd);
-        method = 'normal';
-    }
-    pIncreasing = Math.min(1, pIncreasing);
-    pDecreasing = Math.min(1, pDecreasing);
-    return { s, pIncreasing, pDecreasing, pTwoSided: Math.min(1, 2 * Math.min(pIncreasing, pDecreasing)), method };
-}
-const inversionCache = new Map();
-/** P(a random permutation of n items has k inversions), k = 0 … n(n−1)/2. */
-function inversionDistribution(n) {
-    const cached = inversionCache.get(n);
-    if (cached)
-        return cached;
-    let dist = new Float64Array([1]);
-    for (let size = 2; size <= n; size += 1) {
-        const next = new Float64Array(dist.length + size - 1);
-        // Inserting the new largest item adds 0 … size−1 inversions, each equally likely.
-        for (let k = 0; k < dist.length; k += 1)
-            for (let j = 0; j < size; j += 1)
-                next[k + j] += dist[k] / size;
-        dist = next;
-    }
-    inversionCache.set(n, dist);
-    return dist;
-}
-/** Theil-Sen slope: the median of the slopes between every pair of samples, per step of the sample order. */
-function theilSenSlope(values) {
-    const slopes = [];
-    for (let i = 0; i < values.length; i += 1) {
-        for (let j = i + 1; j < values.length; j += 1)
-            slopes.push((values[j] - values[i]) / (j - i));
-    }
-    if (slopes.length === 0)
-        return 0;
-    slopes.sort((a, b) => a - b);
-    const mid = slopes.length >> 1;
-    return slopes.length % 2 ? slopes[mid] : (slopes[mid - 1] + slopes[mid]) / 2;
-}
-
-;// CONCATENATED MODULE: ./src/compare/statistics.ts
-/**
- * The statistics the gate uses, as small pure functions: robust location and scale, a seeded PRNG,
- * a bootstrap CI of the ratio of medians, multiple-comparison corrections, the warm-up rule and
- * drift detection. Rank tests live in rank-tests.ts and are re-exported here.
- */
-
-
-
-
-
-/** Scales a MAD to a standard deviation for normal data. */
-const MAD_TO_SD = 1.4826;
-/** Quantile of sorted values by linear interpolation between order statistics (Hyndman-Fan type 7, R's default). */
-function quantileSorted(sorted, q) {
-    const n = sorted.length;
-    if (n === 0)
-        return Number.NaN;
-    const h = (n - 1) * Math.min(1, Math.max(0, q));
-    const lo = Math.floor(h);
-    const hi = Math.min(n - 1, lo + 1);
-    return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
-/** Median absolute deviation from the median (unscaled). */
-function mad(values) {
-    if (values.length === 0)
-        return Number.NaN;
-    const center = (0,averages/* median */.J)(values);
-    return (0,averages/* median */.J)(values.map((v) => Math.abs(v - center)));
-}
-/** mulberry32: a small, fast 32-bit PRNG; the same seed gives the same stream on every platform. */
-function mulberry32(seed) {
-    let state = seed >>> 0;
-    return () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
-/** A seed for one named stream (FNV-1a over the key, mixed with the base seed), so rows do not depend on their order. */
-function seedFor(seed, key) {
-    let hash = (2166136261 ^ seed) >>> 0;
-    for (let i = 0; i < key.length; i += 1)
-        hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
-    return hash;
-}
-function medianOfResample(values, random, scratch) {
-    const n = values.length;
-    // Insertion sort while drawing: the samples are few, and TypedArray#sort costs more per call here.
-    for (let i = 0; i < n; i += 1) {
-        const v = values[Math.floor(random() * n)];
-        let j = i - 1;
-        while (j >= 0 && scratch[j] > v) {
-            scratch[j + 1] = scratch[j];
-            j -= 1;
-        }
-        scratch[j + 1] = v;
-    }
-    const mid = n >> 1;
-    return n % 2 ? scratch[mid] : (scratch[mid - 1] + scratch[mid]) / 2;
-}
-/**
- * Percentile bootstrap CI of median(current) / median(baseline), resampling each side on its own.
- * `level` is two-sided (0.90 → the 5th and 95th percentiles).
- */
-function bootstrapMedianRatioCI(current, baseline, options) {
-    const ratio = (0,averages/* median */.J)(current) / (0,averages/* median */.J)(baseline);
-    const ratios = new Float64Array(options.resamples);
-    const scratchCurrent = new Float64Array(current.length);
-    const scratchBaseline = new Float64Array(baseline.length);
-    for (let b = 0; b < options.resamples; b += 1) {
-        ratios[b] = medianOfResample(current, options.random, scratchCurrent) / medianOfResample(baseline, options.random, scratchBaseline);
-    }
-    ratios.sort();
-    const tail = (1 - options.level) / 2;
-    return { ratio, low: quantileSorted(ratios, tail), high: quantileSorted(ratios, 1 - tail) };
-}
-/** Holm's step-down adjusted p-values (family-wise error control), in the input order. */
-function holmAdjust(pValues) {
-    const m = pValues.length;
-    const order = pValues.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
-    const adjusted = new Array(m);
-    let running = 0;
-    order.forEach(([p, i], rank) => {
-        running = Math.max(running, Math.min(1, (m - rank) * p));
-        adjusted[i] = running;
-    });
-    return adjusted;
-}
-/** Benjamini-Hochberg step-up adjusted p-values (false discovery rate control), in the input order. */
-function benjaminiHochbergAdjust(pValues) {
-    const m = pValues.length;
-    const order = pValues.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
-    const adjusted = new Array(m);
-    let running = 1;
-    for (let rank = m - 1; rank >= 0; rank -= 1) {
-        const [p, i] = order[rank];
-        running = Math.min(running, Math.min(1, (m / (rank + 1)) * p));
-        adjusted[i] = running;
-    }
-    return adjusted;
-}
-function adjustPValues(pValues, method) {
-    return method === 'holm' ? holmAdjust(pValues) : benjaminiHochbergAdjust(pValues);
-}
-const DEFAULT_WARMUP_RULE = { minKeep: 3, maxDrop: 2, madMultiple: 5, minRelative: 0.01 };
-/**
- * Drops leading samples that are slow outliers against the samples after them. Only the slow side
- * counts: warm-up (lazy init, cold caches, clock ramp) makes the first runs slower, never faster.
- */
-function dropWarmupOutliers(samples, direction, rule = DEFAULT_WARMUP_RULE) {
-    let first = 0;
-    while (first < rule.maxDrop && samples.length - first - 1 >= rule.minKeep) {
-        const rest = samples.slice(first + 1);
-        const center = (0,averages/* median */.J)(rest);
-        const spread = MAD_TO_SD * mad(rest);
-        const slowBy = direction === 'higher' ? center - samples[first] : samples[first] - center;
-        if (!(slowBy > rule.madMultiple * spread && slowBy > rule.minRelative * Math.abs(center)))
-            break;
-        first += 1;
-    }
-    return { kept: samples.slice(first), dropped: samples.slice(0, first) };
-}
-/** A monotone trend over the sample order that is both significant and at least `minChange` across the side. */
-function detectDrift(samples, options) {
-    if (samples.length < 3)
-        return { drift: false, pValue: 1, change: 0 };
-    const { pTwoSided } = mannKendall(samples);
-    const center = (0,averages/* median */.J)(samples);
-    const change = center === 0 ? 0 : (theilSenSlope(samples) * (samples.length - 1)) / Math.abs(center);
-    return { drift: pTwoSided <= options.alpha && Math.abs(change) >= options.minChange, pValue: pTwoSided, change };
-}
-/**
- * 5 robust sd as in the warm-up rule; a spread of at least 0.2% (about three times the largest
- * within-process sd measured on the H200, 0.07%), so the distance is at least 1%; and 1% at least,
- * the warm-up rule's minimum. A side of 3 keeps every run (a third of a side is no exception), so
- * stalls are looked for from 4 runs on; the fast cluster has 2 runs at least. 3 robust sd is the
- * width of the cluster itself: "at one level" for the mode guards.
- */
-const DEFAULT_OUTLIER_RULE = { minRuns: 4, minCluster: 2, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3, maxShare: 0.4 };
-/**
- * The fast cluster of a side and its stalled runs. A stall (a competing process, a page-cache
- * miss, a power or clock dip) only ever makes a run slower, so the runs that tell the code's speed
- * are the fastest ones that agree with each other: the fast cluster. It is the smallest group of
- * the side's fastest runs (at least `minCluster`) below which the next run lies more than
- * `madMultiple` robust sd of the group (floored at `minSpread`) and `minRelative` away; every run
- * below that gap is stalled, one or several, close together or not, up to all but `minCluster`
- * runs. A side with no such gap has no stalls (noise without stalls has none: its runs fill the
- * gaps). A second state of the machine that both sides show is no stall: a slow run whose level
- * the other side shows beside this side's cluster level, or a level that two slow runs of this side
- * share with the other side's own level (its fast cluster, or all its runs when it has none), stays
- * with the cluster for the overlap check to judge; the rest of the runs below the gap are stalled.
- */
-function findSlowOutliers(samples, direction, rule = DEFAULT_OUTLIER_RULE, neighbours = {}) {
-    const other = neighbours.other ?? [];
-    const none = () => ({ outliers: [], kept: [...samples], restSpread: relativeSpread(samples) });
-    const split = fastSplit(samples, direction, rule);
-    if (!split)
-        return none();
-    const { cluster, below, spread } = split;
-    const center = (0,averages/* median */.J)(cluster);
-    const width = rule.modeWidth * spread;
-    const near = (a, b) => Math.abs(a - b) <= width;
-    const otherSpansBoth = (v) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
-    // The other side's own level: the median of its fast cluster (of all its runs when it has none).
-    const otherSplit = other.length ? fastSplit(other, direction, rule) : null;
-    const otherLevel = other.length ? (0,averages/* median */.J)(otherSplit ? otherSplit.cluster : other) : Number.NaN;
-    const sharedLevel = (v, i) => below.some(([w, j]) => j !== i && near(w, v)) && near(otherLevel, v);
-    const stalled = below.filter(([v, i]) => !otherSpansBoth(v) && !sharedLevel(v, i));
-    if (!stalled.length)
-        return none();
-    const out = new Set(stalled.map(([, i]) => i));
-    const kept = samples.filter((_, i) => !out.has(i));
-    return { outliers: [...out].sort((a, b) => a - b), kept, restSpread: relativeSpread(kept) };
-}
-/** The fast cluster's runs, the runs below its gap (value, position), and the cluster's robust sd; null when the side has no such gap. */
-function fastSplit(samples, direction, rule) {
-    const n = samples.length;
-    if (n < Math.max(rule.minRuns, rule.minCluster + 1))
-        return null;
-    const faster = (a, b) => (direction === 'higher' ? b - a : a - b);
-    const order = samples.map((v, i) => [v, i]).sort((a, b) => faster(a[0], b[0]));
-    for (let k = rule.minCluster; k < n; k += 1) {
-        const cluster = order.slice(0, k).map(([v]) => v);
-        const center = (0,averages/* median */.J)(cluster);
-        const scale = Math.abs(center);
-        if (!(scale > 0))
-            return null;
-        const spread = Math.max(MAD_TO_SD * mad(cluster), rule.minSpread * scale);
-        const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
-        const next = order[k][0];
-        const slowBy = direction === 'higher' ? center - next : next - center;
-        if (slowBy > distance)
-            return { cluster, below: order.slice(k), spread };
-    }
-    return null;
-}
-/**
- * How many runs each side leaves out as slower than the rest: the same number on both sides, and
- * never more than a share of the side. A stall is a large slowdown of a run: a run below a side's
- * fast cluster (`findSlowOutliers`), or a slow first run (the warm-up rule). Both sides leave out as
- * many runs in all as the side with more of them has, capped at `maxShare` of the smaller side;
- * what is left to leave out after a side's warm-up runs are its slowest runs. Leaving out the
- * slowest of each side alike compares the same upper part of both sides, so a neighbour that slows
- * runs on both sides by varying amounts biases neither; leaving out a third of one side alone made
- * it look faster. A side with more slow runs than the cap is noisy rather than stalled: the runs
- * beyond the cap stay, and the winsorized spread of the test and the bootstrap interval carry them.
- * Returns the runs each side leaves out besides its warm-up runs.
- */
-function symmetricStalls(found, warmup, sizes, rule = DEFAULT_OUTLIER_RULE) {
-    const none = { baseline: 0, current: 0 };
-    // Sizes are the runs as measured, warm-up included.
-    const smaller = Math.min(sizes.baseline, sizes.current);
-    // Warm-up runs alone are left out as the warm-up rule says; stalls make both sides leave out as many.
-    if (smaller < rule.minRuns || (!found.baseline && !found.current))
-        return none;
-    const total = Math.min(Math.floor(rule.maxShare * smaller), Math.max(found.baseline + warmup.baseline, found.current + warmup.current));
-    // Never fewer than two kept runs on a side (a fast cluster's least).
-    const side = (n, w) => Math.max(0, Math.min(total - w, n - w - 2));
-    return { baseline: side(sizes.baseline, warmup.baseline), current: side(sizes.current, warmup.current) };
-}
-/** The positions (0-based, in order) of the `k` slowest runs of a side. */
-function slowestPositions(samples, k, direction) {
-    if (k <= 0)
-        return [];
-    const slower = (a, b) => (direction === 'higher' ? a - b : b - a);
-    return samples
-        .map((v, i) => [v, i])
-        .sort((a, b) => slower(a[0], b[0]) || b[1] - a[1])
-        .slice(0, k)
-        .map(([, i]) => i)
-        .sort((a, b) => a - b);
-}
-/**
- * Yuen's test on runs trimmed on the slow side, the variance pooled: each side drops its `k`
- * slowest runs, its spread is the winsorized one (the dropped runs counted at the slowest kept
- * run), so a side with more slow runs than were dropped shows it in the spread rather than hiding
- * it. The pooled sd is at least `minSd`. With nothing trimmed it is Student's pooled t-test.
- */
-function trimmedTTest(x, y, kx, ky, direction, minSd = 0) {
-    const side = (v, k) => {
-        const out = new Set(slowestPositions(v, k, direction));
-        const kept = v.filter((_, i) => !out.has(i));
-        const edge = direction === 'higher' ? Math.min(...kept) : Math.max(...kept);
-        const winsorized = v.map((value, i) => (out.has(i) ? edge : value));
-        const wMean = winsorized.reduce((a, b) => a + b, 0) / winsorized.length;
-        return { mean: kept.reduce((a, b) => a + b, 0) / kept.length, h: kept.length, squares: winsorized.reduce((a, b) => a + (b - wMean) ** 2, 0) };
-    };
-    const a = side(x, kx);
-    const b = side(y, ky);
-    const df = a.h + b.h - 2;
-    if (!a.h || !b.h || df < 1)
-        throw new RangeError('trimmedTTest needs a kept value on each side and three in all');
-    const sd = Math.max(Math.sqrt((a.squares + b.squares) / df), minSd);
-    const se = sd * Math.sqrt(1 / a.h + 1 / b.h);
-    const diff = a.mean - b.mean;
-    if (!(se > 0))
-        return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
-    const t = diff / se;
-    return { t, df, pLess: (0,student_t/* studentTUpperTail */.et)(-t, df), pGreater: (0,student_t/* studentTUpperTail */.et)(t, df) };
-}
-/** Robust relative spread of runs: 1.4826 × MAD over the median (0.01 = ±1% run to run). */
-function relativeRobustSd(values) {
-    if (!values.length)
-        return 0;
-    const center = (0,averages/* median */.J)(values);
-    return Math.abs(center) > 0 ? (MAD_TO_SD * mad(values)) / Math.abs(center) : 0;
-}
-/**
- * Student's two-sample t-test with the variance pooled over both sides (n₁ + n₂ − 2 degrees of
- * freedom), the pooled standard deviation taken as at least `minSd`: two runs that happen to tie
- * must not make a difference infinitely certain. Needs three values in all and one per side.
- */
-function pooledTTest(x, y, minSd = 0) {
-    const df = x.length + y.length - 2;
-    if (!x.length || !y.length || df < 1)
-        throw new RangeError('pooledTTest needs a value on each side and three in all');
-    const meanOf = (v) => v.reduce((a, b) => a + b, 0) / v.length;
-    const mx = meanOf(x);
-    const my = meanOf(y);
-    const squares = x.reduce((a, v) => a + (v - mx) ** 2, 0) + y.reduce((a, v) => a + (v - my) ** 2, 0);
-    const sd = Math.max(Math.sqrt(squares / df), minSd);
-    const se = sd * Math.sqrt(1 / x.length + 1 / y.length);
-    const diff = mx - my;
-    if (!(se > 0))
-        return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
-    const t = diff / se;
-    return { t, df, pLess: studentTUpperTail(-t, df), pGreater: studentTUpperTail(t, df) };
-}
-function relativeSpread(values) {
-    if (!values.length)
-        return 0;
-    const center = (0,averages/* median */.J)(values);
-    if (!(Math.abs(center) > 0))
-        return 0;
-    return Math.max(...values.map((v) => Math.abs(v / center - 1)));
-}
-
+// EXTERNAL MODULE: ./src/compare/statistics.ts + 1 modules
+var statistics = __nccwpck_require__(7851);
 // EXTERNAL MODULE: ./src/compare/median-interval.ts
 var median_interval = __nccwpck_require__(4315);
 ;// CONCATENATED MODULE: ./src/compare/metric-rows.ts
@@ -28817,60 +29257,52 @@ var median_interval = __nccwpck_require__(4315);
 
 
 
-
+function say(said, key, item) {
+    (said[key] ??= []).push(item);
+}
 /** The warm-up rule, and the runs the outlier rule finds below the side's fast cluster (not yet left out). */
-function warmSide(label, metric, options, notes, other) {
+function warmSide(label, metric, options, said, other) {
     const samples = metric.samples.filter(Number.isFinite);
-    const rule = { ...DEFAULT_WARMUP_RULE, minKeep: options.minSamples };
-    const { kept, dropped } = options.dropWarmup ? dropWarmupOutliers(samples, metric.direction, rule) : { kept: samples, dropped: [] };
-    if (options.dropWarmup && !dropped.length && dropWarmupOutliers(samples, metric.direction, { ...rule, minKeep: 2 }).dropped.length) {
-        notes.push(`the first sample of ${label} looks like warm-up but was kept: dropping it would leave fewer than ${options.minSamples}`);
+    const rule = { ...statistics/* DEFAULT_WARMUP_RULE */.YM, minKeep: options.minSamples };
+    const { kept, dropped } = options.dropWarmup ? (0,statistics/* dropWarmupOutliers */.Zk)(samples, metric.direction, rule) : { kept: samples, dropped: [] };
+    if (options.dropWarmup && !dropped.length && (0,statistics/* dropWarmupOutliers */.Zk)(samples, metric.direction, { ...rule, minKeep: 2 }).dropped.length) {
+        say(said, 'warmupKept', label);
+        said.minSamples = options.minSamples;
     }
-    if (dropped.length) {
-        const list = dropped.map((v) => (0,percent_format/* formatValue */.Fl)(v, '')).join(', ');
-        notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${(0,percent_format/* formatValue */.Fl)((0,averages/* median */.J)(kept), metric.unit)})`);
-    }
-    const stalls = options.dropOutliers ? new Set(findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) }).outliers) : new Set();
+    if (dropped.length)
+        say(said, 'warmupDropped', { side: label, values: [...dropped], median: (0,statistics/* median */.JZ)(kept) });
+    const stalls = options.dropOutliers ? new Set((0,statistics/* findSlowOutliers */.Mo)(kept, metric.direction, { ...statistics/* DEFAULT_OUTLIER_RULE */.kh, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) }).outliers) : new Set();
     return { runs: kept, dropped, stalls };
 }
 /** The side with its `k` slowest runs left out (the same k on both sides: `symmetricStalls`). */
 function trimSide(label, metric, warm, k) {
     const { runs, dropped, stalls } = warm;
-    const out = new Set(slowestPositions(runs, k, metric.direction));
+    const out = new Set((0,statistics/* slowestPositions */.uU)(runs, k, metric.direction));
     const kept = runs.filter((_, i) => !out.has(i));
-    const center = kept.length ? (0,averages/* median */.J)(kept) : Number.NaN;
+    const center = kept.length ? (0,statistics/* median */.JZ)(kept) : Number.NaN;
     // Runs are numbered as measured, the warm-up runs included.
     const outliers = [...out].map((i) => ({ run: i + dropped.length + 1, change: runs[i] / center - 1, stall: stalls.has(i) }));
     return { label, runs, kept, dropped, outliers, stalled: [...out].map((i) => runs[i]), found: stalls.size, value: kept.length ? center : metric.value, total: metric.samples.length };
 }
 /**
- * The note that names the runs left out: the stalls the rule found, and the clean runs taken out
- * so that both sides lose as many; a side with more stalls than a stall's share says its slow runs
- * stayed (it is noisy, not stalled).
+ * The runs left out of each side, as data: the stalls the rule found, and the clean runs taken out
+ * so that both sides lose as many; a side with more runs below its fast cluster than were left out
+ * (more than a stall's share) counts as noisy (src/report/row-lines.ts writes it).
  */
-function stallNotes(base, cur, rule) {
+function stallData(base, cur, rule) {
     for (const side of [base, cur]) {
-        const k = side.outliers.length;
-        if (!k)
+        if (!side.outliers.length)
             continue;
-        const runs = side.outliers.map((r) => `${side.label} run ${r.run}: ${(0,percent_format/* formatPct */.R8)(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
-        const spread = relativeSpreadOf(side.kept);
-        const rest = `±${(spread * 100).toFixed(spread < 0.001 ? 2 : 1)}%`;
-        const stalled = side.outliers.filter((r) => r.stall).length;
-        const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
-        let note = `left out ${runs} ${what}, beside ${side.kept.length} run${side.kept.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
-        if (side.found > stalled + (k - stalled) && side.found > k)
-            note += `; ${side.found} ${side.label} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(rule.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
-        side.stallNote = note;
+        side.stall = { side: side.label, runs: side.outliers.map((r) => ({ ...r })), kept: side.kept.length, spread: relativeSpreadOf(side.kept), found: side.found, maxShare: rule.maxShare };
     }
 }
 function relativeSpreadOf(values) {
     if (!values.length)
         return 0;
-    const center = (0,averages/* median */.J)(values);
+    const center = (0,statistics/* median */.JZ)(values);
     return Math.abs(center) > 0 ? Math.max(...values.map((v) => Math.abs(v / center - 1))) : 0;
 }
-function infoRow(name, base, cur, note) {
+function infoRow(name, base, cur) {
     const metric = (cur ?? base);
     const baseline = base ? base.value : null;
     const current = cur ? cur.value : null;
@@ -28885,7 +29317,6 @@ function infoRow(name, base, cur, note) {
         ci: null,
         threshold: null,
         status: 'info',
-        note,
     };
 }
 /**
@@ -28898,11 +29329,11 @@ function infoRow(name, base, cur, note) {
  */
 function sideTest(cur, base, direction) {
     if (leftOut(cur) || leftOut(base)) {
-        const minSd = DEFAULT_OUTLIER_RULE.minSpread * Math.max(Math.abs(cur.value), Math.abs(base.value));
-        const test = trimmedTTest(cur.runs, base.runs, cur.stalled.length, base.stalled.length, direction, minSd);
+        const minSd = statistics/* DEFAULT_OUTLIER_RULE */.kh.minSpread * Math.max(Math.abs(cur.value), Math.abs(base.value));
+        const test = (0,statistics/* trimmedTTest */.pv)(cur.runs, base.runs, cur.stalled.length, base.stalled.length, direction, minSd);
         return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
     }
-    const test = mannWhitneyU(cur.kept, base.kept);
+    const test = (0,statistics/* mannWhitneyU */.KZ)(cur.kept, base.kept);
     return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
 }
 /** Runs of the side left out as slower than the rest: stalled, or dropped as warm-up (a slow first run is a stall the process start made). */
@@ -28914,31 +29345,26 @@ function worseBy(direction, delta) {
     return direction === 'higher' ? -delta : delta;
 }
 /**
- * `decode_tok_s, tpot_ms: left out baseline run 3: −15.0% …`: metrics that left out the same runs
- * (the same run numbers of the same sides) named together, under the first one's note. Grouped by
- * the run numbers alone, so the wording of the notes cannot split or merge a group.
+ * Metrics that left out the same runs (the same run numbers of the same sides) named together,
+ * under the first one's data: grouped by the run numbers alone.
  */
 function groupStalls(stalls) {
     const byRuns = new Map();
     for (const s of stalls) {
-        if (!s.baselineRuns.length && !s.currentRuns.length)
+        const runs = (side) => s.sides.find((x) => x.side === side)?.runs.map((r) => r.run) ?? [];
+        if (!runs('baseline').length && !runs('current').length)
             continue;
-        const key = JSON.stringify([s.baselineRuns, s.currentRuns]);
+        const key = JSON.stringify([runs('baseline'), runs('current')]);
         const entry = byRuns.get(key);
         if (entry)
-            entry.names.push(s.name);
+            entry.metrics.push(s.name);
         else
-            byRuns.set(key, { names: [s.name], text: s.text });
+            byRuns.set(key, { kind: 'left-out', metrics: [s.name], sides: [...s.sides] });
     }
-    return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
+    return [...byRuns.values()];
 }
 function outlierNotes(pending) {
-    return groupStalls(pending.map((p) => ({
-        name: p.name,
-        baselineRuns: p.base.outliers.map((r) => r.run),
-        currentRuns: p.cur.outliers.map((r) => r.run),
-        text: [p.base.stallNote, p.cur.stallNote].filter((n) => n !== undefined).join('; '),
-    })));
+    return groupStalls(pending.map((p) => ({ name: p.name, sides: [p.base.stall, p.cur.stall].filter((x) => x !== undefined) })));
 }
 function compareMetrics(current, baseline, options) {
     const baseByName = new Map(baseline.map((m) => [m.name, m]));
@@ -28954,34 +29380,34 @@ function compareMetrics(current, baseline, options) {
         const floor = (0,gate_options/* metricFloor */.tq)(options, name);
         if (floor === undefined) {
             if (base && cur)
-                rows.push({ row: infoRow(name, base, cur, 'not gated (no threshold)') });
+                rows.push({ row: { ...infoRow(name, base, cur), reading: { kind: 'metric', outcome: 'not-gated' } } });
             continue;
         }
         if (base)
             gatedInBaseline += 1;
         if (!base || !cur) {
             const side = base ? 'baseline' : 'current';
-            rows.push({ row: infoRow(name, base, cur, `only in the ${side}; not compared`), reason: `${name} is only in the ${side}; not compared` });
+            rows.push({ row: { ...infoRow(name, base, cur), reading: { kind: 'metric', outcome: 'only-in', side } } });
             continue;
         }
         compared += 1;
         const direction = cur.direction;
-        const notes = [];
-        const baseWarm = warmSide('baseline', base, options, notes, cur);
-        const curWarm = warmSide('current', cur, options, notes, base);
+        const said = {};
+        const baseWarm = warmSide('baseline', base, options, said, cur);
+        const curWarm = warmSide('current', cur, options, said, base);
         // As many runs of each side left out, within a stall's share: a neighbour slows both sides.
         const k = options.dropOutliers
-            ? symmetricStalls({ baseline: baseWarm.stalls.size, current: curWarm.stalls.size }, { baseline: baseWarm.dropped.length, current: curWarm.dropped.length }, { baseline: baseWarm.runs.length + baseWarm.dropped.length, current: curWarm.runs.length + curWarm.dropped.length }, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 })
+            ? (0,statistics/* symmetricStalls */.dP)({ baseline: baseWarm.stalls.size, current: curWarm.stalls.size }, { baseline: baseWarm.dropped.length, current: curWarm.dropped.length }, { baseline: baseWarm.runs.length + baseWarm.dropped.length, current: curWarm.runs.length + curWarm.dropped.length }, { ...statistics/* DEFAULT_OUTLIER_RULE */.kh, minRuns: options.minSamples + 1 })
             : { baseline: 0, current: 0 };
         const baseSide = trimSide('baseline', base, baseWarm, k.baseline);
         const curSide = trimSide('current', cur, curWarm, k.current);
-        stallNotes(baseSide, curSide, DEFAULT_OUTLIER_RULE);
+        stallData(baseSide, curSide, statistics/* DEFAULT_OUTLIER_RULE */.kh);
         for (const side of [baseSide, curSide])
-            if (side.stallNote)
-                notes.push(side.stallNote);
+            if (side.stall)
+                say(said, 'stalls', side.stall);
         if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
             // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
-            rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
+            rows.push({ row: { ...infoRow(name, base, cur), delta: null, reading: { kind: 'metric', outcome: 'no-relative-change' } } });
             continue;
         }
         // Stalled runs were measured: they count towards the minimum, though the fast clusters decide.
@@ -28989,7 +29415,6 @@ function compareMetrics(current, baseline, options) {
         const nCur = curSide.kept.length + curSide.stalled.length;
         const delta = curSide.value / baseSide.value - 1;
         if (nBase < options.minSamples || nCur < options.minSamples) {
-            const message = `${name}: ${nBase} baseline and ${nCur} current samples; at least ${options.minSamples} per side are needed`;
             rows.push({
                 row: {
                     metric: name,
@@ -29005,17 +29430,16 @@ function compareMetrics(current, baseline, options) {
                     samples: [nBase, nCur],
                     leftOut: [base.samples.length - nBase, cur.samples.length - nCur],
                     status: 'insufficient-data',
-                    note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
                     insufficient: {
                         why: 'too-few-samples',
-                        noise: [relativeRobustSd(baseSide.runs), relativeRobustSd(curSide.runs)],
+                        noise: [(0,statistics/* relativeRobustSd */.dr)(baseSide.runs), (0,statistics/* relativeRobustSd */.dr)(curSide.runs)],
                         couldHide: null,
                         runsPerSide: options.minSamples,
                         addsRuns: Boolean(options.look && options.look.of > 1 && !options.look.final),
                         quieterRunner: false,
                     },
+                    reading: { kind: 'metric', outcome: 'too-few-samples', minSamples: options.minSamples, ...said },
                 },
-                reason: message,
                 undecided: true,
             });
             continue;
@@ -29023,16 +29447,16 @@ function compareMetrics(current, baseline, options) {
         const test = sideTest(curSide, baseSide, direction);
         // The kept runs are resampled: as many runs of each side were left out, so neither is favoured, and
         // slow runs beyond a stall's share are among the kept ones and widen the interval.
-        const interval = bootstrapMedianRatioCI(curSide.kept, baseSide.kept, {
+        const interval = (0,statistics/* bootstrapMedianRatioCI */.aD)(curSide.kept, baseSide.kept, {
             level: (0,gate_options/* ciLevel */.Xp)(options.alpha),
             resamples: options.bootstrapResamples,
-            random: mulberry32(seedFor(options.seed, name)),
+            random: (0,statistics/* mulberry32 */.sK)((0,statistics/* seedFor */.ln)(options.seed, name)),
         });
-        const drift = [];
+        const driftData = [];
         for (const side of [baseSide, curSide]) {
-            const found = detectDrift(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
+            const found = (0,statistics/* detectDrift */.D9)(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
             if (found.drift)
-                drift.push(`drift within ${side.label}: ${(0,percent_format/* formatPct */.R8)(found.change)} across ${side.kept.length} samples (Mann-Kendall ${(0,percent_format/* formatP */.MA)(found.pValue)})`);
+                driftData.push({ side: side.label, change: found.change, samples: side.kept.length, pValue: found.pValue });
         }
         pending.push({
             name,
@@ -29041,8 +29465,8 @@ function compareMetrics(current, baseline, options) {
             floor,
             base: baseSide,
             cur: curSide,
-            notes,
-            drift,
+            said,
+            driftData,
             delta,
             ci: [interval.low - 1, interval.high - 1],
             pWorse: test.pWorse,
@@ -29050,8 +29474,8 @@ function compareMetrics(current, baseline, options) {
         });
     }
     // One correction per direction: a regression family (what fails) and an improvement family.
-    const adjWorse = adjustPValues(pending.map((p) => p.pWorse), options.correction);
-    const adjBetter = adjustPValues(pending.map((p) => p.pBetter), options.correction);
+    const adjWorse = (0,statistics/* adjustPValues */.uA)(pending.map((p) => p.pWorse), options.correction);
+    const adjBetter = (0,statistics/* adjustPValues */.uA)(pending.map((p) => p.pBetter), options.correction);
     pending.forEach((p, i) => rows.push(decide(p, adjWorse[i], adjBetter[i], options)));
     return { rows, compared, gatedInBaseline, outlierNotes: outlierNotes(pending) };
 }
@@ -29071,30 +29495,10 @@ function overlap(p, worse) {
     const margin = (p.floor / 2) * fast.value;
     const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
     const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
-    const parts = [];
-    if (fastReach && fastReach * 3 >= fast.kept.length)
-        parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${(0,percent_format/* formatValue */.Fl)(slow.value, p.unit)}`);
-    if (slowReach)
-        parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${(0,percent_format/* formatValue */.Fl)(fast.value, p.unit)}`);
-    return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
-}
-function stalledText(p) {
-    const stalled = p.base.stalled.length + p.cur.stalled.length;
-    const warmup = p.base.dropped.length + p.cur.dropped.length;
-    if (!stalled && !warmup)
-        return '';
-    const parts = [...(stalled ? [`${stalled} slowest run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
-    return ` kept (${parts.join(' and ')} left out; trimmed t-test)`;
-}
-/**
- * Which look this is, when it is one of several: a run that stops at its first look tests as a
- * single comparison does, and says nothing of looks, so the same samples read the same.
- */
-function lookText(options, alpha) {
-    const look = options.look;
-    if (!look || look.of <= 1 || (look.final && look.index <= 1))
-        return '';
-    return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(alpha.toPrecision(2))})`;
+    const shownFast = fastReach && fastReach * 3 >= fast.kept.length ? fastReach : 0;
+    if (!shownFast && !slowReach)
+        return undefined;
+    return { slow: slow.label, fastReach: shownFast, fastKept: fast.kept.length, slowReach, slowKept: slow.kept.length };
 }
 /** Runs per side beyond which a job is not the way to decide a metric: a quieter runner (or pinned clocks) is. */
 const MAX_PRACTICAL_RUNS = 30;
@@ -29116,30 +29520,12 @@ function insufficientOf(p, why, worse, options) {
     const look = options.look;
     return {
         why,
-        noise: [relativeRobustSd(p.base.runs), relativeRobustSd(p.cur.runs)],
+        noise: [(0,statistics/* relativeRobustSd */.dr)(p.base.runs), (0,statistics/* relativeRobustSd */.dr)(p.cur.runs)],
         couldHide: Number.isFinite(worstWorse) ? worstWorse : null,
         runsPerSide: runs,
         addsRuns: Boolean(look && look.of > 1 && !look.final),
         quieterRunner: runs === null || runs > MAX_PRACTICAL_RUNS,
     };
-}
-/** What would decide an undecided row, in words, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
-function decideText(needs, options) {
-    if (needs.addsRuns)
-        return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
-    const prefix = options.look?.final ? 'this job adds no more runs; ' : '';
-    const maxRuns = options.look?.final ? ' (max-runs)' : '';
-    const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
-    if (needs.quieterRunner) {
-        const count = needs.runsPerSide === null ? 'no number of runs would at this noise' : `about ${needs.runsPerSide} runs per side would at this noise`;
-        return `${noise}; ${prefix}a quieter runner (no other process on the GPU) or pinned clocks would decide it (${count})`;
-    }
-    if (needs.why === 'sides-overlap' || needs.why === 'noisy-side' || needs.why === 'baseline-ran-faster')
-        return `${noise}; ${prefix}more runs per side (about ${needs.runsPerSide}${maxRuns}) or pinned clocks would decide it`;
-    return `${noise}; ${prefix}about ${needs.runsPerSide} runs per side${maxRuns} would decide it`;
-}
-function formatNoise(sd) {
-    return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
 }
 /**
  * Each side's median interval of its kept runs, at the gate's level, lies apart from the other's by
@@ -29164,19 +29550,29 @@ const NOISY_SIDE_CHANGE_SHARE = 1 / 6;
  * neighbour slows runs by varying amounts, a change of code slows them by one (with its jitter, or
  * a drift, far smaller than the step). The spread is over all the side's runs after the warm-up
  * rule, robust (a median of deviations): a minority of stalls does not move it, a side whose runs
- * most were slowed by varying amounts does. Its text, or undefined.
+ * most were slowed by varying amounts does. With `fasterHalf`, only the side's faster half is
+ * measured (each side's, for the ratio; its plain sd): a change of code moves the runs the
+ * neighbour spared together, to one level, while a side the neighbour slowed throughout has no
+ * such level. Its text, or undefined.
  */
-function noisySide(p, worse) {
+function noisySide(p, worse, fasterHalf = false) {
     const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
     if (slow.runs.length < 3)
         return undefined;
-    const slowSd = relativeRobustSd(slow.runs);
-    const fastSd = relativeRobustSd(fast.runs);
+    // The faster half holds no stalls to resist: its plain sd, which two runs that happen to agree do not make 0.
+    const spreadOf = (runs) => (fasterHalf ? (0,statistics/* relativeSd */.Ey)(fasterHalfOf(runs, p.direction)) : (0,statistics/* relativeRobustSd */.dr)(runs));
+    const slowSd = spreadOf(slow.runs);
+    const fastSd = spreadOf(fast.runs);
     if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD)))
         return undefined;
     if (!(slowSd >= NOISY_SIDE_CHANGE_SHARE * Math.abs(worse)))
         return undefined;
-    return `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`;
+    return { slow: slow.label, slowSd, fastSd, ...(fasterHalf ? { fasterHalf: true } : {}) };
+}
+/** The better half of a side's runs (rounded up): the runs a neighbour slowed least. */
+function fasterHalfOf(runs, direction) {
+    const sorted = [...runs].sort((a, b) => (direction === 'higher' ? b - a : a - b));
+    return sorted.slice(0, Math.ceil(sorted.length / 2));
 }
 /** The baseline's fastest kept run beats the current's median by the floor or more: the baseline ran that fast, so a regression at the floor is not ruled out. Its text, or undefined. */
 function baselineRanFaster(p) {
@@ -29185,7 +29581,7 @@ function baselineRanFaster(p) {
     const by = better(fastest, p.cur.value);
     if (!(by >= p.floor))
         return undefined;
-    return `a baseline run was ${(0,percent_format/* formatPct */.R8)(by).replace('+', '')} better than the current median (${(0,percent_format/* formatValue */.Fl)(fastest, p.unit)} against ${(0,percent_format/* formatValue */.Fl)(p.cur.value, p.unit)}): the baseline ran that fast, and a run is never made faster`;
+    return { fastest, by };
 }
 function decide(p, pWorse, pBetter, options) {
     const worse = worseBy(p.direction, p.delta);
@@ -29201,62 +29597,71 @@ function decide(p, pWorse, pBetter, options) {
     const significantWorse = pWorse <= alpha && ciWorse;
     const significantBetter = pBetter <= alpha && ciBetter;
     const pValue = worse > 0 ? pWorse : pBetter;
-    const floorText = (0,percent_format/* formatPct */.R8)(p.floor, 0).replace('+', '');
-    const change = `${(0,percent_format/* formatValue */.Fl)(p.base.value, p.unit)} → ${(0,percent_format/* formatValue */.Fl)(p.cur.value, p.unit)}, ${(0,percent_format/* formatPct */.R8)(p.delta)}`;
-    const stats = `${Math.round((0,gate_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${(0,percent_format/* formatPctRange */.id)(ciLow, ciHigh)}, ${(0,percent_format/* formatP */.MA)(pValue)}${lookText(options, alpha)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${stalledText(p)}`;
-    const notes = [...p.notes];
     const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
+    // The interval's nearer end lies past the floor too: the whole interval is a change beyond it.
+    const intervalPastFloor = ciLow >= p.floor || ciHigh <= -p.floor;
     // Significant with each side's median interval apart from the other's is decided: runs of one
     // side reaching the other's median do not hold it back. A noisy side is another matter: a side
-    // the neighbour slowed throughout lies apart too.
-    const overlapping = decided && options.overlapCheck ? (intervalsApart(p, options) ? undefined : overlap(p, worse)) ?? noisySide(p, worse) : undefined;
+    // the neighbour slowed throughout lies apart too. With the whole interval past the floor, a noisy
+    // side is held back only while its faster half too varies by about the change.
+    const sidesOverlap = decided && options.overlapCheck && !intervalsApart(p, options) ? overlap(p, worse) : undefined;
+    const noisyAll = decided && options.overlapCheck && !sidesOverlap ? noisySide(p, worse) : undefined;
+    const noisy = noisyAll && intervalPastFloor ? noisySide(p, worse, true) : noisyAll;
+    const overlapping = sidesOverlap ?? noisy;
     const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
+    // What the row's sentence reads (src/report/row-lines.ts writes it).
+    const reading = {
+        kind: 'metric',
+        outcome: 'within-floor',
+        level: (0,gate_options/* ciLevel */.Xp)(options.alpha),
+        stalled: p.base.stalled.length + p.cur.stalled.length,
+        warmup: p.base.dropped.length + p.cur.dropped.length,
+        ...p.said,
+    };
     // Undecided unless a branch below decides it.
     let status = 'insufficient-data';
-    let reason;
     let insufficient;
     if (overlapping && worse > 0) {
         // Significant and past the floor, yet the sides overlap or the slower one is noisy: not decided.
-        notes.push(overlapping);
-        insufficient = insufficientOf(p, overlapping.startsWith('the sides overlap') ? 'sides-overlap' : 'noisy-side', worse, options);
-        reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${decideText(insufficient, options)}`;
+        insufficient = insufficientOf(p, sidesOverlap ? 'sides-overlap' : 'noisy-side', worse, options);
+        reading.outcome = sidesOverlap ? 'sides-overlap' : 'noisy-side';
     }
     else if (significantWorse && worse >= p.floor) {
         status = 'fail';
-        reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
+        reading.outcome = 'regressed';
     }
     else if (significantBetter && -worse >= p.floor && !overlapping) {
         status = 'improved';
-        reason = `${p.name} improved (${change}; ${stats})`;
+        reading.outcome = 'improved';
     }
     else if (worse >= p.floor) {
-        notes.push(`beyond the ${floorText} floor but not significant`);
         insufficient = insufficientOf(p, 'not-significant', worse, options);
-        reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; ${decideText(insufficient, options)}`;
+        reading.outcome = 'not-significant';
     }
     else if (!withinFloor) {
-        const hide = (0,percent_format/* formatPct */.R8)(-worstWorse).replace('−', '');
-        notes.push(`the interval reaches ${hide} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
         insufficient = insufficientOf(p, 'interval-reaches-floor', worse, options);
-        reason = `${p.name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out; ${decideText(insufficient, options)}`;
+        reading.outcome = 'interval-reaches-floor';
     }
     else if (ranFaster) {
-        notes.push(ranFaster);
         insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
-        reason = `${p.name} undecided (${change}; ${stats}): ${ranFaster}; ${decideText(insufficient, options)}`;
+        reading.outcome = 'baseline-ran-faster';
     }
     else {
         status = 'pass';
-        if (overlapping)
-            notes.push(overlapping);
         if (significantWorse || significantBetter)
-            notes.push(`a real but small change, below the ${floorText} floor`);
+            reading.smallChange = true;
     }
-    if (p.drift.length) {
-        notes.push(...p.drift);
+    if (sidesOverlap)
+        reading.overlap = sidesOverlap;
+    if (noisy)
+        reading.noisy = noisy;
+    if (ranFaster)
+        reading.baselineFaster = ranFaster;
+    if (p.driftData.length) {
+        reading.drift = p.driftData;
         if (status === 'pass' || status === 'improved') {
             status = 'warn';
-            reason = `${p.name}: ${p.drift.join('; ')}; the samples are not stable`;
+            reading.outcome = 'drift';
         }
     }
     return {
@@ -29274,51 +29679,18 @@ function decide(p, pWorse, pBetter, options) {
             samples: [p.base.kept.length, p.cur.kept.length],
             leftOut: [p.base.total - p.base.kept.length, p.cur.total - p.cur.kept.length],
             status,
-            ...(notes.length ? { note: notes.join('; ') } : {}),
             ...(insufficient ? { insufficient } : {}),
+            reading,
         },
-        ...(reason ? { reason } : {}),
         ...(insufficient ? { undecided: true } : {}),
     };
 }
 
-;// CONCATENATED MODULE: ./src/compare/between-jobs.ts
-/**
- * Noise between jobs, from the default branch's recent reports: a baseline from another job (an
- * artifact) differs from this job by another runner, boot and clock state as well as by the change.
- * The spread of recent per-job medians of the same workload says how large that is, and the floor
- * of each metric is widened to cover it. Pure: the reports are handed in (see `HistoryEntry`).
- */
-
-/** Fewer reports than this give no estimate: a robust spread of four medians is a guess. */
-const MIN_HISTORY_REPORTS = 5;
-/**
- * Two jobs' medians differ by about √2 × the between-job sd; 2.33 of that is the one-sided 1% point
- * of a normal difference, so the widened floor is 2.33 × √2 ≈ 3.3 × the spread.
- */
-const BETWEEN_JOB_FLOOR_FACTOR = 2.33 * Math.SQRT2;
-/** The per-metric spread of the reports' medians: 1.4826 × MAD of their logarithms. */
-function estimateBetweenJobNoise(history, metrics, minReports = MIN_HISTORY_REPORTS) {
-    const out = [];
-    for (const metric of metrics) {
-        const values = history.map((report) => report.metrics.find((m) => m.name === metric)?.value).filter((v) => v !== undefined && Number.isFinite(v) && v > 0);
-        if (values.length < minReports)
-            continue;
-        const logs = values.map(Math.log);
-        // exp(sd of logs) − 1 ≈ the relative sd; the same for higher- and lower-is-better metrics.
-        out.push({ metric, spread: Math.expm1(MAD_TO_SD * mad(logs)), reports: values.length });
-    }
-    return out;
-}
-/** The floor (a fraction) that covers the between-job noise: never below the metric's own floor. */
-function widenedFloor(floor, spread) {
-    return Math.max(floor, BETWEEN_JOB_FLOOR_FACTOR * spread);
-}
-
+// EXTERNAL MODULE: ./src/compare/between-jobs.ts
+var between_jobs = __nccwpck_require__(468);
 // EXTERNAL MODULE: ./src/model/own-key.ts
 var own_key = __nccwpck_require__(7143);
 ;// CONCATENATED MODULE: ./src/compare/shares.ts
-
 
 /** Kernels merged by name (a per-device split is not a change in the mix). */
 function kernelsByName(kernels) {
@@ -29343,19 +29715,14 @@ function limitsFor(key, options, mode = { mode: 'fallback', throughputImproved: 
     const fail = set ?? options.shareThresholds.fail;
     const limits = { warn: Math.min(options.shareThresholds.warn, fail), fail };
     if (mode.mode === 'refused')
-        return { ...limits, context: 'context: the windows hold different kinds of step' };
+        return { ...limits, context: 'refused' };
     if (set !== undefined)
         return limits;
     if (mode.mode === 'time')
-        return { ...limits, context: 'context: judged by its time per step' };
+        return { ...limits, context: 'time' };
     if (mode.throughputImproved)
-        return { ...limits, context: 'context: throughput improved, and a share grows when others shrink' };
+        return { ...limits, context: 'throughput-improved' };
     return limits;
-}
-/** Reasons are sentences: a templated kernel name (often over 1 KB) is cut to its head there; the row keeps it whole. */
-function shortLabel(metric, max = 80) {
-    const oneLine = metric.replace(/\s+/g, ' ');
-    return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }
 function shareRow(metric, subject, baseShare, curShare, limits, extra, of = 'GPU time') {
     const kind = subject.type === 'kernel' ? 'kernel-share' : 'family-share';
@@ -29363,23 +29730,20 @@ function shareRow(metric, subject, baseShare, curShare, limits, extra, of = 'GPU
     const current = curShare * 100;
     const delta = current - baseline;
     let status = 'pass';
-    let reason;
     const notes = [...extra];
-    const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${(0,percent_format/* formatPp */["if"])(delta)})`;
+    // A share that moved as far as a warning where shares are context: said so as data (its reading).
+    let context;
     if (limits.context) {
         if (Math.abs(delta) >= limits.warn) {
             status = 'info';
-            notes.push(limits.context);
+            context = limits.context;
         }
     }
     else if (delta >= limits.fail) {
         status = 'fail';
-        notes.push(`growth of ${limits.fail} pp or more fails`);
-        reason = `${what}, at or beyond the ${limits.fail} pp fail threshold`;
     }
     else if (delta >= limits.warn) {
         status = 'warn';
-        reason = `${what}, at or beyond the ${limits.warn} pp warn threshold`;
     }
     const row = {
         metric,
@@ -29393,8 +29757,9 @@ function shareRow(metric, subject, baseShare, curShare, limits, extra, of = 'GPU
         status,
         ...(notes.length ? { note: notes.join('; ') } : {}),
         subject,
+        reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}) },
     };
-    return { row, ...(reason ? { reason } : {}) };
+    return { row };
 }
 function compareFamilies(current, baseline, options, mode) {
     const base = new Map(baseline.families.map((f) => [f.family, f.share]));
@@ -29504,54 +29869,47 @@ function throttledShare(u) {
         return undefined;
     return u.throttledFraction ?? (hardwareReasons(u).length ? undefined : 0);
 }
-const shareText = (u) => {
-    const value = throttledShare(u);
-    return value === undefined ? 'an unknown share' : `${Math.round(value * 100)}%`;
-};
-const clockText = (u) => (u?.meanSmClockMhz !== undefined ? `${Math.round(u.meanSmClockMhz).toLocaleString('en-US')} MHz` : 'unknown');
-/** `sw_power_cap in 28% of baseline and 31% of current samples; mean SM clock 1,902 MHz (baseline) vs 1,899 MHz (current)` */
-function conditions(baseline, current, reasons) {
-    const clocks = baseline?.meanSmClockMhz !== undefined || current?.meanSmClockMhz !== undefined ? `; mean SM clock ${clockText(baseline)} (baseline) vs ${clockText(current)} (current)` : '';
-    return `${reasons.join(', ')} in ${shareText(baseline)} of baseline and ${shareText(current)} of current samples${clocks}`;
+function sideOf(u) {
+    return { sampled: Boolean(u), share: throttledShare(u) ?? null, clockMhz: u?.meanSmClockMhz ?? null };
 }
 /**
- * The throttling lines of a comparison. `sameJob`: the baseline is the base build of an A/B in this
- * job. Whether allowThrottled turns the problems into notes is the caller's.
+ * What throttling says of a comparison, as data. `sameJob`: the baseline is the base build of an
+ * A/B in this job. Whether allowThrottled turns the problems into notes is the caller's.
  */
 function judgeThrottling(baseline, current, sameJob) {
     const problems = [];
     const notes = [];
-    for (const [label, side] of [['baseline', baseline], ['current', current]]) {
-        const faults = hardwareReasons(side).filter((r) => !throttle/* POWER_REGIME_REASONS */.E2.has(r));
+    for (const [side, u] of [['baseline', baseline], ['current', current]]) {
+        const faults = hardwareReasons(u).filter((r) => !throttle/* POWER_REGIME_REASONS */.E2.has(r));
         if (faults.length)
-            problems.push({ what: `the ${label} run was throttled (${faults.join(', ')}: thermal or hardware protection)`, remedy: 'its numbers are not representative: rerun on a sound, cool GPU' });
+            problems.push({ type: 'fault', side, reasons: faults });
     }
     const regime = [...new Set([...hardwareReasons(baseline), ...hardwareReasons(current)])].filter((r) => throttle/* POWER_REGIME_REASONS */.E2.has(r));
     if (!regime.length)
         return { problems, notes };
-    const text = conditions(baseline, current, regime);
+    const power = { type: 'power', reasons: regime, baseline: sideOf(baseline), current: sideOf(current), sameJob };
     if (sameJob) {
-        notes.push(`power regime: ${text}; an A/B in one job meets it on both sides, so they are compared`);
+        notes.push({ ...power, differs: [] });
         return { problems, notes };
     }
     const baseShare = throttledShare(baseline);
     const curShare = throttledShare(current);
     const differs = [];
     if (baseShare === undefined || curShare === undefined) {
-        const [label, side] = baseShare === undefined ? ['baseline', baseline] : ['current run', current];
-        differs.push(side ? `the throttled share of the ${label} is unknown` : `the ${label} has no GPU sampling to compare with`);
+        const [side, u] = baseShare === undefined ? ['baseline', baseline] : ['current', current];
+        differs.push({ what: 'share-unknown', side, sampled: Boolean(u) });
     }
     else if (Math.abs(baseShare - curShare) > MAX_THROTTLED_SHARE_GAP)
-        differs.push(`the throttled shares differ by ${Math.round(Math.abs(baseShare - curShare) * 100)} points (more than ${Math.round(MAX_THROTTLED_SHARE_GAP * 100)})`);
+        differs.push({ what: 'share-gap', points: Math.abs(baseShare - curShare) * 100, maxPoints: MAX_THROTTLED_SHARE_GAP * 100 });
     const baseClock = baseline?.meanSmClockMhz;
     const curClock = current?.meanSmClockMhz;
     const clockGap = baseClock !== undefined && curClock !== undefined && baseClock > 0 ? Math.abs(curClock / baseClock - 1) : undefined;
     if (clockGap !== undefined && clockGap > MAX_CLOCK_GAP)
-        differs.push(`the mean SM clocks differ by ${(clockGap * 100).toFixed(1)}% (more than ${(MAX_CLOCK_GAP * 100).toFixed(1)}%)`);
+        differs.push({ what: 'clock-gap', gap: clockGap, maxGap: MAX_CLOCK_GAP });
     if (differs.length)
-        problems.push({ what: `the sides ran under different power conditions (${text}): ${differs.join(', and ')}`, remedy: 'rerun both under the same load' });
+        problems.push({ ...power, differs });
     else
-        notes.push(`power regime: ${text}; alike on both sides (throttled shares within ${Math.round(MAX_THROTTLED_SHARE_GAP * 100)} points${clockGap !== undefined ? `, clocks within ${(MAX_CLOCK_GAP * 100).toFixed(1)}%` : ''}), so they are compared`);
+        notes.push({ ...power, differs, alike: { maxPoints: MAX_THROTTLED_SHARE_GAP * 100, ...(clockGap !== undefined ? { maxGap: MAX_CLOCK_GAP } : {}) } });
     return { problems, notes };
 }
 
@@ -29563,7 +29921,7 @@ var verdict = __nccwpck_require__(7682);
 /**
  * The regression gate: the current run against a baseline → pass | warn | fail | insufficient-data
  * | invalid, with one row per metric, family and top kernel (time per step, and share) and changed
- * finding, and the human reasons for the verdict. Kernels are judged in time per step where both
+ * finding, and the verdict's causes, as data (src/report/verdict-lines.ts writes the sentences). Kernels are judged in time per step where both
  * sides count steps (per-step.ts); shares gate only without steps (shares.ts). Pure: no I/O, deterministic for a given seed.
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
@@ -29601,49 +29959,39 @@ function findingRows(current, baseline, options) {
         const b = base.get(id) ?? 0;
         const c = cur.get(id) ?? 0;
         let status = 'info';
-        let reason;
-        let note = 'present in both';
+        const inFailOn = options.failOn.includes(id);
+        const plain = { kind: 'finding', inFailOn, fails: false, failOnSeverity: options.failOnSeverity };
+        let reading = { ...plain, change: 'present' };
         if (b === 0 && unseenByBaseline(id, current, baseline)) {
             // The baseline had no kernel capture, so it could not have shown this finding: not "new". It is
-            // judged as a finding alone (src/compare/verdict.ts), and the line says why it was not compared.
+            // judged as a finding alone (src/compare/verdict.ts), and its line says why it was not compared.
             const hit = (0,verdict/* strongest */.yX)(current.findings.filter((f) => f.id === id && f.severity !== 'info' && (0,verdict/* isPrimary */.Dn)(f)));
-            if (hit) {
-                const failing = (0,verdict/* failsOn */.Hu)(hit, failOnOf(options));
+            const failing = hit ? (0,verdict/* failsOn */.Hu)(hit, failOnOf(options)) : false;
+            if (hit)
                 status = failing ? 'fail' : 'warn';
-                note = 'not compared: the baseline has no kernel capture';
-                const head = `finding ${id} (${hit.severity}${failing ? ', in fail-on' : ''}), not compared: the baseline has no kernel capture to show it`;
-                reason = failing ? (0,verdict/* failingFindingLine */.EK)(hit, head) : head;
-            }
-            else
-                note = 'not compared: the baseline has no kernel capture';
+            reading = { ...plain, change: 'unseen', ...(hit ? { severity: hit.severity } : {}), fails: failing };
         }
         else if (b === 0 && baseSeen.has(id)) {
-            note = 'present in both: explained by another finding in the baseline';
+            reading = { ...plain, change: 'explained', explainedIn: 'baseline' };
         }
         else if (c === 0 && curSeen.has(id)) {
-            note = 'present in both: explained by another finding in the current run';
+            reading = { ...plain, change: 'explained', explainedIn: 'current' };
         }
         else if (b === 0) {
             added.push(id);
-            // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
+            // The strongest new hit decides, and its evidence is the line's (src/report/row-lines.ts).
             const hit = (0,verdict/* strongest */.yX)(current.findings.filter((f) => f.id === id && f.severity !== 'info' && (0,verdict/* isPrimary */.Dn)(f)));
-            const listed = options.failOn.includes(id);
             const failing = (0,verdict/* failsOn */.Hu)(hit, failOnOf(options));
             status = failing ? 'fail' : 'warn';
-            note = failing ? 'new since the baseline; in fail-on' : listed ? `new since the baseline; in fail-on, below fail-on-severity ${options.failOnSeverity}` : 'new since the baseline';
-            reason = failing
-                ? (0,verdict/* failingFindingLine */.EK)(hit, `new finding ${id} (${hit.severity}, in fail-on)`)
-                : `new finding ${id} (${hit.severity}${listed ? `; in fail-on, below fail-on-severity ${options.failOnSeverity}` : ''})`;
+            reading = { ...plain, change: 'new', severity: hit.severity, fails: failing };
         }
         else if (c === 0) {
             resolved.push(id);
             status = 'improved';
-            note = 'resolved since the baseline';
-            reason = `finding ${id} resolved`;
+            reading = { ...plain, change: 'resolved' };
         }
         rows.push({
-            row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note, subject: { type: 'finding', id } },
-            ...(reason ? { reason } : {}),
+            row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, subject: { type: 'finding', id }, reading },
         });
     }
     return { rows, added, resolved };
@@ -29668,7 +30016,6 @@ function policyOf(options) {
         shareThresholds: { ...options.shareThresholds },
     };
 }
-const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
 /** The subject of a `kernel-time:` row, named by its key. */
 function subjectField(key) {
     const subject = (0,model_report/* keySubject */.Y3)(key.slice('kernel-time:'.length));
@@ -29685,42 +30032,34 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     const mismatches = (0,fingerprint/* environmentMismatches */.EA)(baseline.environment, current.environment);
     const blocking = (0,fingerprint/* blockingMismatches */.sU)(mismatches, options.allowEnvironmentMismatch);
     if (blocking.length)
-        invalid.push({ check: 'environment', line: `environment differs (${blocking.map(fingerprint/* formatMismatch */.Ol).join('; ')}); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)` });
+        invalid.push({ kind: 'invalid', check: 'environment', mismatches: blocking.map((m) => ({ ...m })) });
     const allowed = mismatches.filter((m) => !blocking.includes(m));
     if (allowed.length)
-        notes.push(`environment differs, allowed: ${allowed.map(fingerprint/* formatMismatch */.Ol).join('; ')}`);
+        notes.push({ kind: 'environment-allowed', mismatches: allowed.map((m) => ({ ...m })) });
     const sameJob = baseline.origin?.origin === 'a/b';
     const throttling = judgeThrottling(baseline.utilization, current.utilization, sameJob);
-    notes.push(...throttling.notes);
+    notes.push(...throttling.notes.map((reading) => ({ kind: 'throttling', reading, allowed: false })));
     for (const problem of throttling.problems) {
         if (options.allowThrottled)
-            notes.push(`${problem.what}; allowed by --allow-throttled`);
+            notes.push({ kind: 'throttling', reading: problem, allowed: true });
         else
-            invalid.push({ check: 'throttling', line: `${problem.what}; ${problem.remedy}, or allow it with --allow-throttled (action input allow-throttled)` });
+            invalid.push({ kind: 'invalid', check: 'throttling', throttle: problem });
     }
     let betweenJobs;
     if (context.history?.length && !sameJob) {
         const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => (0,gate_options/* metricFloor */.tq)(options, name) !== undefined);
-        const spreads = estimateBetweenJobNoise(context.history, gated);
+        const spreads = (0,between_jobs/* estimateBetweenJobNoise */.QA)(context.history, gated);
         const rows = [];
         for (const { metric, spread } of spreads) {
-            const floor = widenedFloor((0,gate_options/* metricFloor */.tq)(options, metric), spread);
+            const floor = (0,between_jobs/* widenedFloor */.vF)((0,gate_options/* metricFloor */.tq)(options, metric), spread);
             rows.push({ metric, spread, floor });
         }
         // fromEntries defines each key as its own, `__proto__` included.
         options = { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), ...rows.map((r) => [r.metric, r.floor * 100])]) };
         betweenJobs = { reports: context.history.length, metrics: rows };
-        if (rows.length) {
-            const parts = rows.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);
-            notes.push(`a comparison between jobs: the last ${context.history.length} reports of the default branch vary ${parts.join(', ')} between jobs, and the floors cover it; an A/B run in one job (base-workdir) takes that noise out`);
-        }
-        else {
-            notes.push(`a comparison between jobs: ${context.history.length} earlier report${context.history.length === 1 ? '' : 's'} of the default branch, too few (${MIN_HISTORY_REPORTS} needed) to estimate the noise between jobs; the floors are as set`);
-        }
     }
     const metrics = compareMetrics(current.metrics, baseline.metrics, options);
     const rows = [...metrics.rows];
-    notes.push(...metrics.outlierNotes);
     const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
     let kernelChanges = [];
     let perStep;
@@ -29737,22 +30076,33 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         const kernels = compareKernels(current, baseline, options, shareMode);
         rows.push(...kernels.rows);
         kernelChanges = kernels.changes;
-        if (perStep.refused && (0,per_step/* isWordedRefusal */._Q)(perStep.refused))
-            notes.push((0,per_step/* refusalText */.Kw)(perStep.refused, perStep));
         if ((0,per_step/* noStepTimeChange */.rJ)(perStep, metrics.rows.map((r) => r.row)))
             perStep = { ...perStep, noChange: true };
     }
     else if (current.kernels.length || baseline.kernels.length) {
-        notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
+        notes.push({ kind: 'no-kernel-capture', side: current.kernels.length ? 'baseline' : 'current' });
     }
     if (!hasKernels && (0,per_step/* kernelTimeKeys */.Jy)(options).length) {
         // A time threshold with no kernels on a side is not a pass: each says it was not compared.
         const missing = !current.kernels.length && !baseline.kernels.length ? 'neither side has' : `the ${current.kernels.length ? 'baseline' : 'current run'} has`;
+        const sides = [...(baseline.kernels.length ? [] : ['baseline']), ...(current.kernels.length ? [] : ['current'])];
         for (const key of (0,per_step/* kernelTimeKeys */.Jy)(options)) {
             const note = `not compared: ${missing} no kernel capture`;
             rows.push({
-                row: { metric: key, kind: 'kernel-time', unit: 'ms/step', baseline: null, current: null, delta: null, ci: null, threshold: options.thresholds[key], status: 'insufficient-data', note, ...subjectField(key) },
-                reason: `${key.slice('kernel-time:'.length)} time per step ${note}`,
+                row: {
+                    metric: key,
+                    kind: 'kernel-time',
+                    unit: 'ms/step',
+                    baseline: null,
+                    current: null,
+                    delta: null,
+                    ci: null,
+                    threshold: options.thresholds[key],
+                    status: 'insufficient-data',
+                    note,
+                    ...subjectField(key),
+                    reading: { kind: 'time', notCompared: 'no-kernels', sides },
+                },
             });
         }
     }
@@ -29760,47 +30110,15 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     rows.push(...findings.rows);
     const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
     if (noThroughput)
-        notes.push('no gated metric is present on both sides');
-    const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
-    const improvedCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'improved').length;
-    // Say what was compared: a pass on kernel time alone must not read as "0 metrics within their floors".
-    const metricPart = metricCount
-        ? `${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}${improvedCount ? `, ${improvedCount} improved` : ''}`
-        : improvedCount
-            ? `${improvedCount} gated metric${improvedCount === 1 ? '' : 's'} improved`
-            : 'no throughput or latency compared';
-    const passParts = [metricPart];
-    if (shareMode?.mode === 'time')
-        passParts.push('no kernel time per step grew past its threshold in a step that did not get faster');
-    else if (shareMode?.mode === 'fallback' && !shareMode.throughputImproved)
-        passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
-    passParts.push('no new findings');
-    const passLine = `no regression: ${passParts.join(', ')}`;
+        notes.push({ kind: 'no-throughput' });
     const cause = (row) => (0,decision/* rowCause */.WD)(row, row.kind === 'finding' && row.subject ? (0,decision/* strongestSeverity */.v$)(current.findings, row.subject.id) : undefined);
     const unGated = nothingGated(rows, metrics.compared, options, hasKernels);
     const judgement = (0,verdict/* judge */.S4)(current.findings, failOnOf(options), {
         invalid,
-        rows: rows.map((r) => ({ status: r.row.status, reason: r.reason, cause: cause(r.row) })),
+        rows: rows.map((r) => ({ status: r.row.status, cause: cause(r.row) })),
         noThroughput,
-        passLine,
         ...(unGated ? { nothingGated: unGated } : {}),
     });
-    const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
-    const reasons = [...invalid.map((i) => i.line), ...ranked.map((r) => r.reason), ...notes];
-    const reasonRows = [
-        ...invalid.map(() => null),
-        ...ranked.map((r) => ({ row: r.row.metric })),
-        ...notes.map(() => null),
-    ];
-    if (judgement.verdict === 'pass') {
-        reasons.push(passLine);
-        reasonRows.push(null);
-    }
-    if (unGated && judgement.reasons[0] === unGated) {
-        // The comparison's account opens with it, where a pass would have said its line.
-        reasons.unshift(unGated);
-        reasonRows.unshift(null);
-    }
     const comparison = {
         baseline: {
             origin: baseline.origin?.origin ?? 'file',
@@ -29813,8 +30131,8 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         kernelChanges,
         newFindings: findings.added,
         resolvedFindings: findings.resolved,
-        reasons,
-        reasonRows,
+        notes: [...notes, ...metrics.outlierNotes],
+        ...(shareMode ? { kernelGate: shareMode } : {}),
         undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
         ...(betweenJobs ? { betweenJobs } : {}),
         ...(perStep ? { perStep } : {}),
@@ -29827,7 +30145,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
  * time per step compared against a threshold, and no kernel share against one the user set. Shares
  * under the default thresholds alone are context, not a gate: a kernel 30 % slower moves its share
  * by less than they catch. A pass then would say nothing, so the verdict is insufficient-data with
- * this line first, which fail-verdicts can make fail the job.
+ * this cause first, which fail-verdicts can make fail the job.
  */
 function nothingGated(rows, metricsCompared, options, hasKernels) {
     if (metricsCompared > 0)
@@ -29837,10 +30155,9 @@ function nothingGated(rows, metricsCompared, options, hasKernels) {
         return undefined;
     if (rows.some((r) => (r.row.kind === 'family-share' || r.row.kind === 'kernel-share') && Object.hasOwn(options.thresholds, r.row.metric)))
         return undefined;
-    const oneSided = rows.filter((r) => r.row.kind === 'metric' && r.row.note?.startsWith('only in the')).map((r) => r.row.metric);
-    const metrics = oneSided.length ? `no throughput or latency on both sides (${oneSided.join(', ')} on one side only)` : 'no throughput or latency samples on both sides';
-    const time = (0,per_step/* kernelTimeKeys */.Jy)(options).length ? 'no time-per-step threshold could be compared' : hasKernels ? 'no time-per-step or kernel threshold set' : 'no kernels on both sides';
-    return `nothing gated: ${metrics} and ${time}; kernel shares are context only. Add metric lines ({"metric": "decode_tok_s", "value": N}) or a threshold such as kernel-time:family:<id>=+0.1ms; fail-verdicts insufficient-data fails the job on this`;
+    const oneSided = rows.filter((r) => r.row.reading?.kind === 'metric' && r.row.reading.outcome === 'only-in').map((r) => r.row.metric);
+    const time = (0,per_step/* kernelTimeKeys */.Jy)(options).length ? 'thresholds-not-compared' : hasKernels ? 'no-threshold' : 'no-kernels';
+    return { kind: 'nothing-gated', oneSided, time };
 }
 
 // EXTERNAL MODULE: ./src/diagnose/step-count.ts
@@ -30333,32 +30650,12 @@ function checkMergeable(captures, allowMixed) {
     return [{ code: 'mixed-inputs', severity: 'warning', message: `${mixed.message}; merged because mixed inputs were allowed, so totals and shares describe no single run` }];
 }
 
-// EXTERNAL MODULE: ./src/compare/reason-rows.ts
-var reason_rows = __nccwpck_require__(3330);
-// EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
-var workload_metrics_jsonl = __nccwpck_require__(5069);
-;// CONCATENATED MODULE: ./src/compare/data-loss.ts
-
-/** The verdict's line on dropped metric records, or undefined when none was dropped. */
-function droppedMetricsLine(sources, shown = 3) {
-    const hits = sources.flatMap((source) => source.stats.filter((s) => s.name === workload_metrics_jsonl/* UNREADABLE_METRIC_STAT */._h).map((s) => ({ path: source.path, stat: s })));
-    if (!hits.length)
-        return undefined;
-    const total = hits.reduce((sum, h) => sum + h.stat.count, 0);
-    const items = hits.slice(0, shown).map((h) => `${h.path} (${h.stat.count}; ${(h.stat.detail ?? '').replace(/\s+/g, ' ').slice(0, 200)})`);
-    const more = hits.length > shown ? `, and ${hits.length - shown} more files` : '';
-    return `data loss: ${total} metric record${total === 1 ? '' : 's'} dropped for a value that is no number, the other records count: ${items.join('; ')}${more}`;
-}
-
 // EXTERNAL MODULE: ./src/version.ts
 var version = __nccwpck_require__(311);
 ;// CONCATENATED MODULE: ./src/pipeline/analyze.ts
 /**
  * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
  */
-
-
-
 
 
 
@@ -30387,7 +30684,7 @@ async function ingestReadable(inputs, format, skippable = new Set(), options = {
     for (const input of inputs) {
         reading?.(input);
         try {
-            captures.push(await (0,registry/* ingestFile */.tf)(input, format, options));
+            captures.push(...(await (0,registry/* ingestFileRuns */.dw)(input, format, options)));
         }
         catch (error) {
             if (!(error instanceof errors/* InputError */.dz) || !skippable.has(input) || options.signal?.aborted)
@@ -30444,8 +30741,6 @@ async function withTimeBudget(timeoutMs, inputs, work) {
 }
 function reportFromProfile(profile, options) {
     const skippedInputs = [...(options.skippedInputs ?? [])];
-    // What was left out leads: the verdict rests on the inputs and the metric records that were read.
-    const leading = [(0,verdict/* skippedInputsLine */.yu)(skippedInputs), droppedMetricsLine(profile.sources)].filter((line) => line !== undefined);
     const { findings, notes } = diagnose(profile, options.diagnose);
     const environment = { ...profile.environment, ...(options.environment ?? {}) };
     const current = { ...profile, findings, environment };
@@ -30480,10 +30775,9 @@ function reportFromProfile(profile, options) {
         deepDives: (0,ncu_metrics/* deepDiveMatches */.eT)(profile.ncu, profile.kernels, findings),
         findings,
         verdict: gate.verdict,
-        verdictReasons: [...leading, ...gate.reasons],
         decision: { causes: gate.causes, policy: { ...gate.policy, ruleOptions: ruleOptionsOf(options.diagnose) } },
         comparison: gate.comparison && baseline
-            ? { ...(0,reason_rows/* withLeadingReasons */.A)(gate.comparison, leading), baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
+            ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
             : gate.comparison,
         ranks: profile.ranks,
         stepCount: gate.comparison?.perStep?.current ?? (0,step_count/* stepCountOf */.nS)(current),
@@ -31449,22 +31743,15 @@ function serializeReport(report) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   ax: () => (/* binding */ readableReasons),
 /* harmony export */   eX: () => (/* binding */ reportKernelNames),
-/* harmony export */   qj: () => (/* reexport safe */ _classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_3__.q)
+/* harmony export */   qj: () => (/* reexport safe */ _classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_1__.q)
 /* harmony export */ });
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
-/* harmony import */ var _compare_percent_format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6736);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3295);
-/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4490);
-/* harmony import */ var _classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(643);
+/* harmony import */ var _classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(643);
 /**
  * The display names of a report's kernels (the short names of classify/kernel-display-name.ts,
- * distinct across the report) and the gate's reasons with them.
+ * distinct across the report), for the tables and the verdict's lines.
  */
-
-
-
 
 
 
@@ -31486,52 +31773,9 @@ const cache = new WeakMap();
 function reportKernelNames(report) {
     let names = cache.get(report);
     if (!names)
-        cache.set(report, (names = (0,_classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_3__/* .kernelDisplayNames */ .q)(namesOf(report))));
+        cache.set(report, (names = (0,_classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_1__/* .kernelDisplayNames */ .q)(namesOf(report))));
     const known = names;
-    return (name) => known.get(name) ?? (0,_classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_3__/* .kernelDisplayName */ .V)(name);
-}
-/**
- * A kernel share row's sentence, written from the row: the kernel by its display name, the shares,
- * and the threshold it reached (the fail threshold from the policy that judged it). Undefined where
- * the row reached none, or the policy is not recorded (a report migrated from before it was).
- */
-function shareSentence(row, name, policy) {
-    if (row.baseline === null || row.current === null || row.delta === null)
-        return undefined;
-    const limit = row.status === 'fail' && policy ? (Object.hasOwn(policy.thresholds, row.metric) ? policy.thresholds[row.metric] : policy.shareThresholds.fail) : row.status === 'warn' ? row.threshold : undefined;
-    if (limit === undefined || limit === null)
-        return undefined;
-    const of = row.unit.startsWith('% of ') ? row.unit.slice('% of '.length) : 'GPU time';
-    return `kernel ${name} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${(0,_compare_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPp */ ["if"])(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
-}
-/**
- * The gate's reasons with kernel names in their short form: the comparison links each reason to its
- * row, and a kernel share row's sentence is written here from the row, the kernel by its display
- * name (the gate's own cuts the name at a width that tells nothing apart). With a comparison, its
- * whole account (notes included); without one, the lines that decide the verdict.
- */
-function readableReasons(report) {
-    const reasons = report.comparison?.reasons ?? report.verdictReasons;
-    const links = report.comparison?.reasonRows;
-    // A report written before the links (or one whose reasons were edited apart from them) shows its reasons as written.
-    if (!links || links.length !== reasons.length)
-        return reasons;
-    const kernels = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share' || r.kind === 'kernel-time').map((r) => [r.metric, r]));
-    if (kernels.size === 0)
-        return reasons;
-    const names = reportKernelNames(report);
-    return reasons.map((reason, i) => {
-        const row = links[i] ? kernels.get(links[i].row) : undefined;
-        const subject = row ? (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(row) : undefined;
-        if (!row || subject?.type !== 'kernel')
-            return reason;
-        if (row.kind === 'kernel-time') {
-            // The gate opens a time row's sentence with its target cut at a fixed width (targetLabel).
-            const label = (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .targetLabel */ .Op)(row.metric.slice(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR.length));
-            return reason.startsWith(label) ? `kernel ${names(subject.id)}${reason.slice(label.length)}` : reason;
-        }
-        return shareSentence(row, names(subject.id), report.decision.policy) ?? reason;
-    });
+    return (name) => known.get(name) ?? (0,_classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_1__/* .kernelDisplayName */ .V)(name);
 }
 
 
@@ -31781,7 +32025,7 @@ function reportCharts(report) {
 /* harmony export */   Cq: () => (/* binding */ COMPARISON_HEADER),
 /* harmony export */   FM: () => (/* binding */ nextStepLines),
 /* harmony export */   HT: () => (/* binding */ acceptedRows),
-/* harmony export */   Hx: () => (/* reexport safe */ _row_attention_js__WEBPACK_IMPORTED_MODULE_12__.Hx),
+/* harmony export */   Hx: () => (/* reexport safe */ _row_attention_js__WEBPACK_IMPORTED_MODULE_14__.Hx),
 /* harmony export */   Hz: () => (/* binding */ comparisonRowCells),
 /* harmony export */   MT: () => (/* binding */ verdictLine),
 /* harmony export */   O1: () => (/* binding */ orderRows),
@@ -31802,7 +32046,7 @@ function reportCharts(report) {
 /* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, gatedSign, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, perStepSection, chartsSection */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2138);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_15__ = __nccwpck_require__(2248);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_17__ = __nccwpck_require__(2248);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5500);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(949);
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4031);
@@ -31813,14 +32057,18 @@ function reportCharts(report) {
 /* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5263);
 /* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(2261);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(1188);
-/* harmony import */ var _row_attention_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(2865);
-/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(4146);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__ = __nccwpck_require__(3295);
+/* harmony import */ var _verdict_lines_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(4997);
+/* harmony import */ var _row_lines_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(5104);
+/* harmony import */ var _row_attention_js__WEBPACK_IMPORTED_MODULE_14__ = __nccwpck_require__(2865);
+/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_15__ = __nccwpck_require__(4146);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__ = __nccwpck_require__(3295);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
+
+
 
 
 
@@ -31897,9 +32145,9 @@ function orderRows(rows) {
  */
 function rowNotes(rows, d) {
     return rows
-        .filter((row) => row.kind === 'metric' && row.note)
+        .filter((row) => row.kind === 'metric' && (0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .metricRowNote */ .RJ)(row))
         .slice(0, Math.max(d.notices, 3))
-        .map((row) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, 60)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(row.note, d.textChars)}`);
+        .map((row) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, 60)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .metricRowNote */ .RJ)(row), d.textChars)}`);
 }
 function evidenceText(finding, d) {
     const entries = Object.entries(finding.evidence);
@@ -31930,7 +32178,7 @@ function renderFindingFull(finding, d, names = (name) => name) {
     if (d.evidence > 0 && Object.keys(finding.evidence).length)
         lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
     if (d.evidence > 0 && finding.lockstepKernels?.length) {
-        const kernels = finding.lockstepKernels.slice(0, d.evidence).map((k) => (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_13__/* .lockstepText */ .h9)(k, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(names(name), d.nameChars), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(text, 120) }));
+        const kernels = finding.lockstepKernels.slice(0, d.evidence).map((k) => (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_15__/* .lockstepText */ .h9)(k, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(names(name), d.nameChars), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(text, 120) }));
         lines.push(`  - In lockstep: ${kernels.join('; ')}`);
     }
     if (d.evidence > 0 && finding.basis.length)
@@ -31955,7 +32203,7 @@ function findingsSection(report, d, h) {
         out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
     }
     // What the evidence could not establish: notes, not findings (they never decide a verdict).
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_15__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_17__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notes.length)
         out.push('', 'Notes on the evidence:', ...notes.map((n) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(n.message, d.textChars)}`));
     return out.join('\n');
@@ -32042,7 +32290,7 @@ function comparisonSection(entry, d, h) {
         return out.join('\n');
     }
     const rows = orderRows(comparison.rows);
-    const alerts = rows.filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_12__/* .isAlert */ .Hx).length;
+    const alerts = rows.filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_14__/* .isAlert */ .Hx).length;
     if (rows.length === 0)
         out.push('The baseline had no comparable metrics.');
     else {
@@ -32051,8 +32299,8 @@ function comparisonSection(entry, d, h) {
         const accepted = acceptedRows(entry.report);
         const shown = rows.slice(0, d.rows);
         // What needs a look stays in view; the passes (and the rows shown for information) fold away.
-        const open = shown.filter((row) => !(0,_row_attention_js__WEBPACK_IMPORTED_MODULE_12__/* .isQuiet */ .rM)(row));
-        const quiet = shown.filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_12__/* .isQuiet */ .rM);
+        const open = shown.filter((row) => !(0,_row_attention_js__WEBPACK_IMPORTED_MODULE_14__/* .isQuiet */ .rM)(row));
+        const quiet = shown.filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_14__/* .isQuiet */ .rM);
         if (open.length)
             out.push(COMPARISON_HEADER, ...open.map((row) => comparisonRowCells(row, d, names, accepted)));
         if (quiet.length) {
@@ -32060,7 +32308,7 @@ function comparisonSection(entry, d, h) {
             out.push(...(open.length ? [''] : []), `<details><summary>${what}</summary>`, '', COMPARISON_HEADER, ...quiet.map((row) => comparisonRowCells(row, d, names)), '', '</details>');
         }
         if (rows.length > d.rows) {
-            const hiddenAlerts = rows.slice(d.rows).filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_12__/* .isAlert */ .Hx).length;
+            const hiddenAlerts = rows.slice(d.rows).filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_14__/* .isAlert */ .Hx).length;
             out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
         }
         const notes = rowNotes(rows, d);
@@ -32228,7 +32476,7 @@ function utilizationSection(report, d, h) {
         if (report.metrics.length > d.metrics)
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
     }
-    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_15__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_17__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notices.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
@@ -32308,7 +32556,7 @@ function acceptanceBanner(report) {
     return `> ☑️ **Accepted by ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(`@${a.by}`, 60)}** (${via}, ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(a.at, 40)}) — the regression stays visible: ${rows} accepted, marked below${reason}.`;
 }
 function reasonsBlock(report, max = 3) {
-    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .readableReasons */ .ax)(report);
+    const reasons = (0,_verdict_lines_js__WEBPACK_IMPORTED_MODULE_12__/* .comparisonLines */ .pf)(report);
     // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it. The
     // first few lead the first screen; the comparison below holds every row.
     const more = reasons.length > max ? [`- and ${reasons.length - max} more: see the comparison`] : [];
@@ -32320,7 +32568,7 @@ function reasonsBlock(report, max = 3) {
 function perStepLine(report) {
     const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     // The short display name in a code span: copyable as written (no <wbr> or other breaks inside).
-    const sentence = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_13__/* .perStepHeadline */ .IA)(report, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(names(name), 120), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(text, 160) });
+    const sentence = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_15__/* .perStepHeadline */ .IA)(report, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(names(name), 120), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(text, 160) });
     return sentence ? `**Where the time went:** ${sentence}` : '';
 }
 function stepCountText(side) {
@@ -32339,18 +32587,18 @@ function perStepSection(report, d, h) {
     const measured = perStep.measured;
     if (measured) {
         const from = measured.basis === 'decode_tok_s+batch' ? 'decode_tok_s medians and the batch' : measured.basis === 'decode_tok_s' ? 'decode_tok_s medians (per token: the batch is unknown)' : `${measured.basis} medians`;
-        lines.push(`- Measured time per ${measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
+        lines.push(`- Measured time per ${measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
     }
     if (perStep.kernelDeltaNs !== null) {
-        const share = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_13__/* .explainedText */ .GR)(perStep);
-        lines.push(`- GPU kernel time per step: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
+        const share = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_15__/* .explainedText */ .GR)(perStep);
+        lines.push(`- GPU kernel time per step: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
     }
-    for (const note of perStep.notes)
+    for (const note of (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_15__/* .perStepNotes */ .Xm)(perStep))
         lines.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(note, 300)}`);
     if (perStep.families.length) {
         lines.push('', '| family | baseline | current | delta per step |', '|---|---:|---:|---:|');
         for (const f of perStep.families.slice(0, d.families))
-            lines.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 60)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(f.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(f.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(f.deltaNs, true)} |`);
+            lines.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 60)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(f.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(f.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(f.deltaNs, true)} |`);
     }
     const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     const kernels = perStep.kernels.slice(0, Math.max(3, Math.min(d.kernels, 10)));
@@ -32358,7 +32606,7 @@ function perStepSection(report, d, h) {
         lines.push('', `| kernel | launches per ${per} | baseline | current | delta per ${per} | launched from |`, '|---|---:|---:|---:|---:|---|');
         for (const k of kernels) {
             const from = [k.launchedBy ?? '', k.site ?? ''].filter(Boolean).join(' / ');
-            lines.push(`| ${kernelCode(names(k.name), d.nameChars)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.baselineLaunches)} → ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.currentLaunches)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(k.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(k.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(k.deltaNs, true)} | ${from ? (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(from, 160) : '—'} |`);
+            lines.push(`| ${kernelCode(names(k.name), d.nameChars)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.baselineLaunches)} → ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.currentLaunches)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(k.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(k.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(k.deltaNs, true)} | ${from ? (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(from, 160) : '—'} |`);
         }
     }
     return lines.join('\n');
@@ -32692,7 +32940,7 @@ function needsAttention(entry) {
 /* harmony export */   yA: () => (/* binding */ launchCallsText)
 /* harmony export */ });
 /* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4490);
-/* harmony import */ var _compare_percent_format_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6736);
+/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2507);
 /** Number formatting shared by every renderer. */
 
 
@@ -32727,7 +32975,7 @@ function formatNumber(value, digits = 2) {
 }
 /** An interval as signed numbers, with enough decimals that its two ends differ when they do. */
 function ciText(ci, scale, unit) {
-    const digits = (0,_compare_percent_format_js__WEBPACK_IMPORTED_MODULE_1__/* .rangeDigits */ .En)(ci[0] * scale, ci[1] * scale);
+    const digits = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_1__/* .rangeDigits */ .En)(ci[0] * scale, ci[1] * scale);
     return `${formatSigned(ci[0] * scale, unit, digits)} … ${formatSigned(ci[1] * scale, unit, digits)}`;
 }
 function formatSigned(value, unit, digits = 1) {
@@ -32789,11 +33037,36 @@ function excludedGapsText(timeline) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   GR: () => (/* binding */ explainedText),
 /* harmony export */   IA: () => (/* binding */ perStepHeadline),
+/* harmony export */   Kw: () => (/* binding */ refusalText),
+/* harmony export */   Xm: () => (/* binding */ perStepNotes),
 /* harmony export */   h9: () => (/* binding */ lockstepText)
 /* harmony export */ });
 /* unused harmony export stepRefusalText */
 /* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3295);
 
+/** A refused comparison per step in words: why the windows differ, what is compared instead, and the capture's fix (the data is perStep.refused). */
+function refusalText(refused, counts) {
+    const fix = refused.fix === 'cuda-graph-trace-node' ? '; an nsys trace of CUDA graphs at graph level keeps only the kernels launched outside the graphs: capture with --cuda-graph-trace=node' : '';
+    const then = 'kernels compared per launch, and nothing fails on them';
+    const stepsOf = (count) => `${count.steps} steps (${count.basis})`;
+    switch (refused.cause) {
+        case 'tokens-per-step':
+            return `time per step not compared: the steps carry different tokens (${refused.baseline} per step in the baseline, ${refused.current} in the current run), so a step is not the same work; ${then}`;
+        case 'kernel-time-exceeds-step': {
+            const side = refused.side === 'baseline' ? 'the baseline' : 'the current run';
+            const count = refused.side === 'baseline' ? counts.baseline : counts.current;
+            return `time per step not compared: ${side}'s kernels take ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.baseline)} per counted step, more than its measured step of ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.current)} allows, so its window holds more work than its ${stepsOf(count)}; ${then}${fix}`;
+        }
+        case 'step-bases-differ':
+            return `time per step not compared: the sides count steps from different evidence (the baseline ${stepsOf(counts.baseline)}, the current run ${stepsOf(counts.current)}) and their kernel time per step differs ${(refused.current / refused.baseline).toFixed(1)}× (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.baseline)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.current)}), more than a change of the code moves it; ${then}${fix}`;
+        case 'step-counts-differ':
+            return stepCountsText(refused, counts);
+    }
+}
+/** The notes of the time per step: a refusal first (written from its data), then what limits the reading. */
+function perStepNotes(perStep) {
+    return [...(perStep.refused ? [refusalText(perStep.refused, perStep)] : []), ...perStep.notes];
+}
 /** Below this share of a slowdown, the sentence says that the rest is host or idle time. */
 const MOSTLY_EXPLAINED = 0.8;
 function percentText(share) {
@@ -32832,13 +33105,12 @@ function explainedText(perStep, space = ' ') {
         return '';
     return share < 0 ? ', the other way from the measured change' : `, ${Math.round(share * 100)}${space}% of the measured change`;
 }
-/**
- * Why the comparison per step was refused, in words: the same work in far fewer, larger steps, and
- * the whole windows where they were compared (the other causes through refusalText).
- */
+/** Why the comparison per step was refused, in words (the first line's form of refusalText). */
 function stepRefusalText(refused, perStep) {
-    if ((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .isWordedRefusal */ ._Q)(refused))
-        return (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .refusalText */ .Kw)(refused, perStep);
+    return refusalText(refused, perStep);
+}
+/** The same work in far fewer, larger steps, and the whole windows where they were compared. */
+function stepCountsText(refused, perStep) {
     const fewer = refused.current < refused.baseline ? 'the current run' : 'the baseline';
     const factor = Math.max(refused.current, refused.baseline) / Math.min(refused.current, refused.baseline);
     const unstated = [perStep.baseline.tokensPerStep === undefined ? 'the baseline' : '', perStep.current.tokensPerStep === undefined ? 'the current run' : ''].filter(Boolean).join(' and ');
@@ -32891,6 +33163,64 @@ function perStepHeadline(report, parts) {
 
 /***/ }),
 
+/***/ 2507:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   En: () => (/* binding */ rangeDigits),
+/* harmony export */   Fl: () => (/* binding */ formatValue),
+/* harmony export */   MA: () => (/* binding */ formatP),
+/* harmony export */   R8: () => (/* binding */ formatPct),
+/* harmony export */   id: () => (/* binding */ formatPctRange),
+/* harmony export */   "if": () => (/* binding */ formatPp)
+/* harmony export */ });
+/** Number formats for the verdict's lines and notes (src/report/row-lines.ts, verdict-lines.ts). */
+/** 0.0512 → "+5.1%". */
+function formatPct(fraction, digits = 1) {
+    const value = fraction * 100;
+    const text = Math.abs(value).toFixed(digits);
+    if (Number(text) === 0)
+        return `${(0).toFixed(digits)}%`;
+    return `${value < 0 ? '−' : '+'}${text}%`;
+}
+/**
+ * Decimals that keep an interval's two ends apart: a tight interval printed at one decimal reads
+ * "−17.1% … −17.1%", which looks like no interval at all. One decimal by default, up to three.
+ */
+function rangeDigits(low, high, digits = 1, most = 3) {
+    let d = digits;
+    while (d < most && low.toFixed(d) === high.toFixed(d) && low !== high)
+        d += 1;
+    return d;
+}
+/** An interval of fractions as percents: "−17.13% … −17.05%". */
+function formatPctRange(low, high) {
+    const digits = rangeDigits(low * 100, high * 100);
+    return `${formatPct(low, digits)} … ${formatPct(high, digits)}`;
+}
+/** 4.25 → "+4.3 pp". */
+function formatPp(pp) {
+    const text = Math.abs(pp).toFixed(1);
+    if (Number(text) === 0)
+        return '0.0 pp';
+    return `${pp < 0 ? '−' : '+'}${text} pp`;
+}
+/** A p-value with its relation: "p<0.001", "p=0.012". */
+function formatP(p) {
+    if (p < 0.001)
+        return 'p<0.001';
+    return `p=${p.toPrecision(2).replace(/\.?0+$/, '') || '0'}`;
+}
+/** A readable number with its unit: 358.4 tok/s, 12.3 ms. */
+function formatValue(value, unit) {
+    const abs = Math.abs(value);
+    const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
+    return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+}
+
+
+/***/ }),
+
 /***/ 2865:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -32918,6 +33248,336 @@ function isQuiet(row) {
 
 /***/ }),
 
+/***/ 5104:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C3: () => (/* binding */ rowContext),
+/* harmony export */   EK: () => (/* binding */ failingFindingLine),
+/* harmony export */   Op: () => (/* binding */ targetLabel),
+/* harmony export */   RJ: () => (/* binding */ metricRowNote),
+/* harmony export */   TE: () => (/* binding */ strongestHit),
+/* harmony export */   e3: () => (/* binding */ stallText),
+/* harmony export */   yD: () => (/* binding */ rowSentence)
+/* harmony export */ });
+/* unused harmony exports evidenceText, stepMoveText */
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
+/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2507);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3295);
+/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4490);
+/* harmony import */ var _model_decision_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9263);
+/**
+ * The sentence of a comparison row, written from the row's data (src/compare/ makes the rows and
+ * says nothing in words): a metric's change with its interval and what held it back, a share or a
+ * time per step against its threshold, a finding new, resolved or not compared. Renders only.
+ */
+
+
+
+
+
+/** How long a subject may run in a sentence: a templated kernel name (often over 1 KB) keeps its head there; the row keeps it whole. */
+const LABEL_WIDTH = 80;
+/** A row's target cut for a sentence. */
+function targetLabel(target) {
+    const oneLine = target.replace(/\s+/g, ' ');
+    return oneLine.length <= LABEL_WIDTH ? oneLine : `${oneLine.slice(0, LABEL_WIDTH - 1)}…`;
+}
+const SIDE_TEXT = { baseline: 'baseline', current: 'current' };
+const SIDE_RUN = { baseline: 'baseline', current: 'current run' };
+const MAX_EVIDENCE = 5;
+const MAX_MESSAGE = 300;
+/**
+ * The evidence that decided a finding, in one line: its message (the numbers filled in), its named
+ * evidence values and the evidence it rests on (`basis`), each bounded.
+ */
+function evidenceText(finding) {
+    const message = (finding.message ?? '').replace(/\s+/g, ' ').trim();
+    const shown = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+    const entries = Object.entries(finding.evidence ?? {});
+    const values = entries.slice(0, MAX_EVIDENCE).map(([key, value]) => `${key} ${String(value)}`);
+    if (entries.length > MAX_EVIDENCE)
+        values.push(`${entries.length - MAX_EVIDENCE} more`);
+    const parts = [values.length ? `evidence: ${values.join(', ')}` : '', finding.basis?.length ? `rests on ${finding.basis.join('; ')}` : ''].filter(Boolean);
+    return [shown, parts.length ? `(${parts.join('; ')})` : ''].filter(Boolean).join(' ');
+}
+/** The line of a finding that fails: what it is (`lead`), and the evidence that decided it. */
+function failingFindingLine(finding, lead) {
+    const evidence = finding ? evidenceText(finding) : '';
+    return evidence ? `${lead}: ${evidence}` : lead;
+}
+/** The strongest counted hit of a finding id (the one whose evidence its line shows). */
+function strongestHit(findings, id) {
+    return findings.filter((f) => f.id === id && (0,_model_decision_js__WEBPACK_IMPORTED_MODULE_3__/* .countsAsFinding */ .kW)(f)).reduce((best, f) => (!best || _model_decision_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY_RANK */ .f3[f.severity] > _model_decision_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY_RANK */ .f3[best.severity] ? f : best), undefined);
+}
+function formatNoise(sd) {
+    return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
+}
+/** Which look an adaptive A/B's comparison is, when it is one of several (a run that stopped at its first look says nothing of looks). */
+function lookText(look) {
+    if (!look || look.of <= 1 || (look.final && look.index <= 1))
+        return '';
+    return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(look.alpha.toPrecision(2))})`;
+}
+function leftOutText(reading) {
+    const stalled = reading.stalled ?? 0;
+    const warmup = reading.warmup ?? 0;
+    if (!stalled && !warmup)
+        return '';
+    const parts = [...(stalled ? [`${stalled} slowest run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
+    return ` kept (${parts.join(' and ')} left out; trimmed t-test)`;
+}
+/** What would decide an undecided row, as the comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
+function decideText(needs, look) {
+    if (needs.addsRuns)
+        return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
+    const prefix = look?.final ? 'this job adds no more runs; ' : '';
+    const maxRuns = look?.final ? ' (max-runs)' : '';
+    const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
+    if (needs.quieterRunner) {
+        const count = needs.runsPerSide === null ? 'no number of runs would at this noise' : `about ${needs.runsPerSide} runs per side would at this noise`;
+        return `${noise}; ${prefix}a quieter runner (no other process on the GPU) or pinned clocks would decide it (${count})`;
+    }
+    if (needs.why === 'sides-overlap' || needs.why === 'noisy-side' || needs.why === 'baseline-ran-faster')
+        return `${noise}; ${prefix}more runs per side (about ${needs.runsPerSide}${maxRuns}) or pinned clocks would decide it`;
+    return `${noise}; ${prefix}about ${needs.runsPerSide} runs per side${maxRuns} would decide it`;
+}
+/** `the sides overlap: 3 of 5 baseline runs are as low as the current median 301.2 tok/s, …` */
+function overlapText(row, overlap) {
+    const fast = overlap.slow === 'baseline' ? 'current' : 'baseline';
+    const median = (side) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)((side === 'baseline' ? row.baseline : row.current) ?? Number.NaN, row.unit);
+    const higher = row.direction !== 'lower';
+    const parts = [];
+    if (overlap.fastReach)
+        parts.push(`${overlap.fastReach} of ${overlap.fastKept} ${SIDE_TEXT[fast]} runs are as ${higher ? 'low' : 'high'} as the ${SIDE_TEXT[overlap.slow]} median ${median(overlap.slow)}`);
+    if (overlap.slowReach)
+        parts.push(`${overlap.slowReach} of ${overlap.slowKept} ${SIDE_TEXT[overlap.slow]} runs are as ${higher ? 'high' : 'low'} as the ${SIDE_TEXT[fast]} median ${median(fast)}`);
+    return `the sides overlap: ${parts.join(', and ')}`;
+}
+function noisyText(noisy) {
+    const fast = noisy.slow === 'baseline' ? 'current' : 'baseline';
+    const spreads = noisy.fasterHalf
+        ? `the faster half of the ${SIDE_TEXT[noisy.slow]} runs varies ±${formatNoise(noisy.slowSd)} against ±${formatNoise(noisy.fastSd)} of the ${SIDE_TEXT[fast]}'s`
+        : `the ${SIDE_TEXT[noisy.slow]} runs vary ±${formatNoise(noisy.slowSd)} against ±${formatNoise(noisy.fastSd)} of the ${SIDE_TEXT[fast]}'s`;
+    return `${spreads}: a neighbour slows runs by varying amounts, a change of code by one`;
+}
+/** A side's runs left out as its slowest, in words: which, why, beside what kept runs, and whether the side counts as noisy. */
+function stallText(side) {
+    const k = side.runs.length;
+    const runs = side.runs.map((r) => `${side.side} run ${r.run}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
+    const rest = `±${(side.spread * 100).toFixed(side.spread < 0.001 ? 2 : 1)}%`;
+    const stalled = side.runs.filter((r) => r.stall).length;
+    const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
+    let text = `left out ${runs} ${what}, beside ${side.kept} run${side.kept === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
+    if (side.found > k)
+        text += `; ${side.found} ${side.side} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(side.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
+    return text;
+}
+/**
+ * A metric row's note, written from its reading: the warm-up runs dropped or kept, the runs left
+ * out, what held it back or what it shows below the floor, and a drift. A row of a report from
+ * before rows carried their reading shows the note it stored.
+ */
+function metricRowNote(row) {
+    const reading = row.reading?.kind === 'metric' ? row.reading : undefined;
+    if (!reading)
+        return row.note;
+    switch (reading.outcome) {
+        case 'not-gated':
+            return 'not gated (no threshold)';
+        case 'only-in':
+            return `only in the ${SIDE_TEXT[reading.side ?? 'baseline']}; not compared`;
+        case 'no-relative-change':
+            return 'no relative change: the baseline median is not positive';
+        default:
+    }
+    const notes = [];
+    for (const side of ['baseline', 'current']) {
+        if (reading.warmupKept?.includes(side))
+            notes.push(`the first sample of ${side} looks like warm-up but was kept: dropping it would leave fewer than ${reading.minSamples ?? '?'}`);
+        const dropped = reading.warmupDropped?.find((d) => d.side === side);
+        if (dropped) {
+            const list = dropped.values.map((v) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(v, '')).join(', ');
+            notes.push(`dropped ${dropped.values.length === 1 ? 'the first sample' : `the first ${dropped.values.length} samples`} of ${side} as warm-up (${list} vs median ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(dropped.median, row.unit)})`);
+        }
+    }
+    for (const side of reading.stalls ?? [])
+        notes.push(stallText(side));
+    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '');
+    const held = reading.overlap ? overlapText(row, reading.overlap) : reading.noisy ? noisyText(reading.noisy) : undefined;
+    switch (reading.outcome) {
+        case 'too-few-samples':
+            notes.push(`at least ${reading.minSamples ?? '?'} samples per side are needed`);
+            break;
+        case 'sides-overlap':
+        case 'noisy-side':
+            if (held)
+                notes.push(held);
+            break;
+        case 'not-significant':
+            notes.push(`beyond the ${floorText} floor but not significant`);
+            break;
+        case 'interval-reaches-floor': {
+            const worstWorse = row.ci ? (row.direction === 'higher' ? -row.ci[0] : row.ci[1]) : 0;
+            notes.push(`the interval reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
+            break;
+        }
+        case 'baseline-ran-faster':
+            if (reading.baselineFaster)
+                notes.push(baselineFasterText(row, reading.baselineFaster));
+            break;
+        case 'within-floor':
+        case 'drift':
+            if (held)
+                notes.push(held);
+            if (reading.smallChange)
+                notes.push(`a real but small change, below the ${floorText} floor`);
+            break;
+        default:
+    }
+    for (const d of reading.drift ?? [])
+        notes.push(driftText(d));
+    return notes.length ? notes.join('; ') : undefined;
+}
+function driftText(d) {
+    return `drift within ${SIDE_TEXT[d.side]}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(d.change)} across ${d.samples} samples (Mann-Kendall ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatP */ .MA)(d.pValue)})`;
+}
+function baselineFasterText(row, faster) {
+    return `a baseline run was ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(faster.by).replace('+', '')} better than the current median (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(faster.fastest, row.unit)} against ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.current ?? Number.NaN, row.unit)}): the baseline ran that fast, and a run is never made faster`;
+}
+function metricSentence(row, reading, ctx) {
+    const name = row.metric;
+    if (reading.outcome === 'only-in')
+        return `${name} is only in the ${SIDE_TEXT[reading.side ?? 'baseline']}; not compared`;
+    if (reading.outcome === 'too-few-samples') {
+        const [nBase, nCur] = row.samples ?? [0, 0];
+        return `${name}: ${nBase} baseline and ${nCur} current samples; at least ${reading.minSamples ?? '?'} per side are needed`;
+    }
+    if (reading.outcome === 'within-floor' || row.baseline === null || row.current === null || row.delta === null || !row.ci)
+        return undefined;
+    if (reading.outcome === 'drift') {
+        return `${name}: ${(reading.drift ?? []).map(driftText).join('; ')}; the samples are not stable`;
+    }
+    const [ciLow, ciHigh] = row.ci;
+    const floor = row.threshold ?? 0;
+    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(floor, 0).replace('+', '');
+    const change = `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.baseline, row.unit)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.current, row.unit)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(row.delta)}`;
+    const [nBase, nCur] = row.samples ?? [0, 0];
+    const level = Math.round((reading.level ?? 0.95) * 100);
+    const stats = `${level}% CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPctRange */ .id)(ciLow, ciHigh)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatP */ .MA)(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
+    const decide = row.insufficient ? `; ${decideText(row.insufficient, ctx.comparison.look)}` : '';
+    switch (reading.outcome) {
+        case 'regressed':
+            return `${name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
+        case 'improved':
+            return `${name} improved (${change}; ${stats})`;
+        case 'sides-overlap':
+        case 'noisy-side': {
+            const why = reading.overlap ? overlapText(row, reading.overlap) : reading.noisy ? noisyText(reading.noisy) : 'the sides overlap';
+            return `${name} looks worse (${change}; ${stats}), but ${why}${decide}`;
+        }
+        case 'not-significant':
+            return `${name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant${decide}`;
+        case 'interval-reaches-floor': {
+            const worstWorse = row.direction === 'higher' ? -ciLow : ciHigh;
+            const hide = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(-worstWorse).replace('−', '');
+            return `${name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out${decide}`;
+        }
+        case 'baseline-ran-faster': {
+            const why = reading.baselineFaster ? baselineFasterText(row, reading.baselineFaster) : 'a baseline run was better than the current median by the floor';
+            return `${name} undecided (${change}; ${stats}): ${why}${decide}`;
+        }
+    }
+}
+/** The subject of a share or time row in a sentence: a kernel by its display name, anything else by its key, cut. */
+function subjectLabel(row, target, ctx) {
+    const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(row);
+    return subject?.type === 'kernel' ? `kernel ${ctx.kernelName(subject.id)}` : targetLabel(target);
+}
+function shareSentence(row, ctx) {
+    if ((row.status !== 'fail' && row.status !== 'warn') || row.baseline === null || row.current === null || row.delta === null)
+        return undefined;
+    const limit = row.status === 'fail' ? (row.reading?.kind === 'share' ? row.reading.fail : undefined) : row.threshold;
+    if (limit === undefined || limit === null)
+        return undefined;
+    const of = row.unit.startsWith('% of ') ? row.unit.slice('% of '.length) : 'GPU time';
+    return `${subjectLabel(row, row.metric, ctx)} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPp */ ["if"])(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
+}
+/** How the step moved, as the time rows were judged against it: measured, else all kernel time per step. */
+function stepMoveText(perStep) {
+    const measured = perStep.measured;
+    if (measured)
+        return `measured ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(measured.deltaNs, true)}${measured.per === 'step' ? '/step' : ' per token'}`;
+    return `all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(perStep.kernelDeltaNs ?? 0, true)}/step, no step time measured`;
+}
+function timeSentence(row, ctx) {
+    const reading = row.reading?.kind === 'time' ? row.reading : undefined;
+    const target = row.metric.startsWith(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR) ? row.metric.slice(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR.length) : row.metric;
+    const label = subjectLabel(row, target, ctx);
+    const perStep = ctx.comparison.perStep;
+    if (reading?.notCompared) {
+        const sides = reading.sides ?? [];
+        let why;
+        if (reading.notCompared === 'refused')
+            why = 'the windows hold different kinds of step (see the time per step)';
+        else if (reading.notCompared === 'no-kernels')
+            why = `${sides.length > 1 ? 'neither side has' : `the ${SIDE_RUN[sides[0] ?? 'baseline']} has`} no kernel capture`;
+        else
+            why = sides.map((side) => `the ${SIDE_RUN[side]}'s steps are unknown (${perStep?.[side].text ?? 'no step evidence'})`).join('; ');
+        return `${label} time per step not compared: ${why}`;
+    }
+    if ((row.status !== 'fail' && row.status !== 'warn') || row.baseline === null || row.current === null || row.delta === null || !reading || reading.warn === undefined)
+        return undefined;
+    const what = `${label} GPU time per step ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(row.baseline * 1e6)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(row.current * 1e6)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(row.delta * 1e6, true)})`;
+    const move = perStep ? ` (${stepMoveText(perStep)})` : '';
+    if (row.status === 'warn')
+        return `${what}, at or beyond the +${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(reading.warn * 1e6)} warn threshold, in a step that did not get faster${move}`;
+    const failNs = (row.threshold ?? 0) * 1e6;
+    const of = reading.of === 'step' ? `the baseline's ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} step` : `the baseline's ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} of kernels per step`;
+    const why = reading.basis === 'floor' ? ` (the ${reading.floorUs} µs floor)` : reading.basis === 'relative' ? ` (${reading.pct} % of ${of})` : '';
+    return `${what}, at or beyond the +${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(failNs)}${why} fail threshold, in a step that did not get faster${move}`;
+}
+function findingSentence(row, ctx) {
+    const reading = row.reading?.kind === 'finding' ? row.reading : undefined;
+    const id = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(row)?.id ?? row.metric.replace(/^finding:/, '');
+    if (!reading)
+        return undefined;
+    if (reading.change === 'resolved')
+        return `finding ${id} resolved`;
+    if (reading.change === 'present' || reading.change === 'explained' || (row.status !== 'fail' && row.status !== 'warn'))
+        return undefined;
+    const hit = strongestHit(ctx.findings, id);
+    const severity = reading.severity ?? hit?.severity ?? 'warning';
+    if (reading.change === 'unseen') {
+        const head = `finding ${id} (${severity}${reading.fails ? ', in fail-on' : ''}), not compared: the baseline has no kernel capture to show it`;
+        return reading.fails ? failingFindingLine(hit, head) : head;
+    }
+    if (reading.fails)
+        return failingFindingLine(hit, `new finding ${id} (${severity}, in fail-on)`);
+    return `new finding ${id} (${severity}${reading.inFailOn ? `; in fail-on, below fail-on-severity ${reading.failOnSeverity}` : ''})`;
+}
+/** A row's sentence where the row has one to say (it decided, improved, or was not compared), else undefined. */
+function rowSentence(row, ctx) {
+    switch (row.kind) {
+        case 'metric':
+            return row.reading?.kind === 'metric' ? metricSentence(row, row.reading, ctx) : undefined;
+        case 'family-share':
+        case 'kernel-share':
+            return shareSentence(row, ctx);
+        case 'kernel-time':
+            return timeSentence(row, ctx);
+        case 'finding':
+            return findingSentence(row, ctx);
+    }
+}
+/** The context a report gives its rows' sentences. */
+function rowContext(report, kernelName) {
+    return { comparison: report.comparison ?? {}, findings: report.findings, kernelName };
+}
+
+
+/***/ }),
+
 /***/ 7496:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -32932,11 +33592,13 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9192);
 /* harmony import */ var _row_attention_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2865);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1188);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(2248);
-/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8036);
-/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(4146);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(3295);
+/* harmony import */ var _verdict_lines_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(4997);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(2248);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(8036);
+/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(4146);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(3295);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
+
 
 
 
@@ -32990,16 +33652,16 @@ function perStepRows(perStep, names) {
     if (!rows.length)
         return [];
     const width = Math.max(...rows.map((r) => r.name.length));
-    const base = Math.max('baseline'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.baselineNs).length));
-    const current = Math.max('current'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.currentNs).length));
-    const delta = Math.max('change'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.deltaNs, true).length));
+    const base = Math.max('baseline'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.baselineNs).length));
+    const current = Math.max('current'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.currentNs).length));
+    const delta = Math.max('change'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.deltaNs, true).length));
     const out = [`  ${pad('', width + 4)}${'baseline'.padStart(base)} → ${pad('current', current)}  ${'change'.padStart(delta)}`];
     for (const [title, items] of groups) {
         if (!items.length)
             continue;
         out.push(`  ${title}`);
         for (const r of items) {
-            out.push(`    ${pad(r.name, width)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.baselineNs).padStart(base)} → ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.currentNs), current)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
+            out.push(`    ${pad(r.name, width)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.baselineNs).padStart(base)} → ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.currentNs), current)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
         }
     }
     return out;
@@ -33010,17 +33672,17 @@ function pad(text, width) {
 function renderTerminal(given, options = {}) {
     // Names and messages come from outside: shown with their control, bidi and zero-width characters
     // as escapes, and no printed line can be read as a workflow command (inert-text.ts).
-    const report = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_7__/* .withHiddenShown */ .se)(given);
+    const report = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_8__/* .withHiddenShown */ .se)(given);
     const lines = [];
     const topN = options.topKernels ?? 10;
     const paint = options.color ? ansi : plain;
     const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${_markdown_sections_js__WEBPACK_IMPORTED_MODULE_4__/* .NO_BASELINE_VERDICT */ .Us})`}`;
     lines.push(`profile-gate ${report.tool.version}: ${paint(paint(verdict, VERDICT_STYLE[report.verdict]), 'bold')}`);
     const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_6__/* .reportKernelNames */ .eX)(report);
-    const where = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_8__/* .perStepHeadline */ .IA)(report, { kernel: names, text: (text) => text });
+    const where = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .perStepHeadline */ .IA)(report, { kernel: names, text: (text) => text });
     if (where)
         lines.push(`  where the time went: ${where}`);
-    for (const reason of (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_6__/* .readableReasons */ .ax)(report))
+    for (const reason of (0,_verdict_lines_js__WEBPACK_IMPORTED_MODULE_7__/* .comparisonLines */ .pf)(report))
         lines.push(`  - ${reason}`);
     lines.push('');
     const comparison = report.comparison;
@@ -33052,10 +33714,10 @@ function renderTerminal(given, options = {}) {
             const side = (s) => (s.steps === null ? `unknown (${s.text})` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(s.steps)} (${s.text})`);
             lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
             if (perStep.measured)
-                lines.push(`  measured per ${perStep.measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
+                lines.push(`  measured per ${perStep.measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
             if (perStep.kernelDeltaNs !== null)
-                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_8__/* .explainedText */ .GR)(perStep, '')}`);
-            for (const note of perStep.notes)
+                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .explainedText */ .GR)(perStep, '')}`);
+            for (const note of (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .perStepNotes */ .Xm)(perStep))
                 lines.push(`  note: ${note}`);
             lines.push(...perStepRows(perStep, names));
             lines.push('');
@@ -33069,14 +33731,14 @@ function renderTerminal(given, options = {}) {
         lines.push(`  ${paint(`[${tag}]`, SEVERITY_STYLE[finding.severity])} ${finding.id}: ${finding.message}`);
         lines.push(`      evidence: ${evidenceLine(finding)}`);
         if (finding.lockstepKernels?.length)
-            lines.push(`      in lockstep: ${finding.lockstepKernels.map((k) => (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_8__/* .lockstepText */ .h9)(k, { kernel: names, text: (text) => text })).join('; ')}`);
+            lines.push(`      in lockstep: ${finding.lockstepKernels.map((k) => (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .lockstepText */ .h9)(k, { kernel: names, text: (text) => text })).join('; ')}`);
         if (finding.basis.length)
             lines.push(`      rests on: ${finding.basis.join('; ')}`);
         lines.push(`      next: ${finding.advice}`);
         if (finding.command)
             lines.push(`      $ ${finding.command}`);
     }
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__/* .DIAGNOSIS_NOTE */ .f_);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__/* .DIAGNOSIS_NOTE */ .f_);
     if (notes.length) {
         lines.push('  Notes on the evidence (not findings):');
         for (const note of notes)
@@ -33129,9 +33791,278 @@ function renderTerminal(given, options = {}) {
             lines.push(`    ${stat.severity}: ${stat.name} x${stat.count}${stat.detail ? ` (${stat.detail})` : ''}`);
     }
     for (const notice of report.notices)
-        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__/* .DIAGNOSIS_NOTE */ .f_)
+        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__/* .DIAGNOSIS_NOTE */ .f_)
             lines.push(`  ${notice.severity}: ${notice.message}`);
-    return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_7__/* .commandInert */ .oI).join('\n')}\n`;
+    return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_8__/* .commandInert */ .oI).join('\n')}\n`;
+}
+
+
+/***/ }),
+
+/***/ 4997:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  pf: () => (/* binding */ comparisonLines),
+  Pu: () => (/* binding */ failureLine),
+  rz: () => (/* binding */ verdictLines)
+});
+
+// UNUSED EXPORTS: acceptanceNoteLine, acceptedLine, causeLine, comparisonNoteLines, skippedInputsLine
+
+// EXTERNAL MODULE: ./src/compare/acceptance.ts
+var compare_acceptance = __nccwpck_require__(5628);
+// EXTERNAL MODULE: ./src/compare/between-jobs.ts
+var between_jobs = __nccwpck_require__(468);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+// EXTERNAL MODULE: ./src/report/percent-format.ts
+var percent_format = __nccwpck_require__(2507);
+// EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
+var workload_metrics_jsonl = __nccwpck_require__(5069);
+;// CONCATENATED MODULE: ./src/report/data-loss.ts
+
+/** The verdict's line on dropped metric records, or undefined when none was dropped. */
+function droppedMetricsLine(sources, shown = 3) {
+    const hits = sources.flatMap((source) => source.stats.filter((s) => s.name === workload_metrics_jsonl/* UNREADABLE_METRIC_STAT */._h).map((s) => ({ path: source.path, stat: s })));
+    if (!hits.length)
+        return undefined;
+    const total = hits.reduce((sum, h) => sum + h.stat.count, 0);
+    const items = hits.slice(0, shown).map((h) => `${h.path} (${h.stat.count}; ${(h.stat.detail ?? '').replace(/\s+/g, ' ').slice(0, 200)})`);
+    const more = hits.length > shown ? `, and ${hits.length - shown} more files` : '';
+    return `data loss: ${total} metric record${total === 1 ? '' : 's'} dropped for a value that is no number, the other records count: ${items.join('; ')}${more}`;
+}
+
+// EXTERNAL MODULE: ./src/report/per-step-text.ts
+var per_step_text = __nccwpck_require__(4146);
+// EXTERNAL MODULE: ./src/report/kernel-display-name.ts
+var kernel_display_name = __nccwpck_require__(1188);
+// EXTERNAL MODULE: ./src/report/row-lines.ts
+var row_lines = __nccwpck_require__(5104);
+;// CONCATENATED MODULE: ./src/report/verdict-lines.ts
+
+
+
+
+
+
+
+
+const SIDE_RUN = { baseline: 'baseline', current: 'current run' };
+/**
+ * The verdict's first line when inputs were left out: how many, which (the first few) and why, and
+ * that --strict (input strict) fails instead. Undefined when none was.
+ */
+function skippedInputsLine(skipped, shown = 3) {
+    if (!skipped.length)
+        return undefined;
+    // A reason never quotes the file (a report from elsewhere may still): quotes are dropped here too.
+    const items = skipped.slice(0, shown).map((s) => `${s.path} (${(0,errors/* withoutQuotedText */.sx)(s.reason).replace(/\s+/g, ' ').slice(0, 200)})`);
+    const more = skipped.length > shown ? `, and ${skipped.length - shown} more` : '';
+    return `${skipped.length} input${skipped.length === 1 ? ' was' : 's were'} skipped, the verdict rests on the rest: ${items.join('; ')}${more}; strict (--strict) fails instead`;
+}
+/** One line for a failing job: the verdict's lines, at most `max` of them. */
+function failureLine(lines, max = 3) {
+    const shown = lines.slice(0, max).join('; ');
+    const more = lines.length > max ? `; and ${lines.length - max} more` : '';
+    return (shown || 'failed') + more;
+}
+function list(items, max = 5) {
+    const shown = items.slice(0, max).map((m) => m.replace(/\s+/g, ' ').slice(0, 80));
+    return shown.join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
+}
+/** The verdict's first line when a fail was accepted. */
+function acceptedLine(acceptance) {
+    const reason = acceptance.reason ? `: ${acceptance.reason}` : '';
+    return `accepted by ${(0,compare_acceptance/* claimName */.cB)(acceptance)} on ${acceptance.at}, covering ${list(acceptance.covers)}${reason}; the failing rows stay below, and the job passes unless fail-verdicts lists accepted`;
+}
+/** An acceptance that did not apply, in a line. */
+function acceptanceNoteLine(note) {
+    switch (note.kind) {
+        case 'invalid':
+            return `the acceptance by ${(0,compare_acceptance/* claimName */.cB)(note)} does not apply: the comparison is invalid, so nothing was compared to accept`;
+        case 'no-failing-row':
+            return `the acceptance by ${(0,compare_acceptance/* claimName */.cB)(note)} does not apply: the report records no failing row to accept`;
+        case 'partial': {
+            const unknown = note.unknown.length ? `; ${list(note.unknown)} names no failing row` : '';
+            return `the acceptance by ${(0,compare_acceptance/* claimName */.cB)(note)} covers ${note.covers.length ? list(note.covers) : 'no failing row'}, not ${list(note.left)}${unknown}: not accepted`;
+        }
+        case 'refused':
+            return note.text;
+    }
+}
+/** What leads every account of the verdict: the acceptance, then what was left out of the inputs. */
+function leadingLines(report) {
+    return [
+        ...(report.acceptance ? [acceptedLine(report.acceptance)] : []),
+        ...(report.acceptanceNotes ?? []).map(acceptanceNoteLine),
+        skippedInputsLine(report.skippedInputs),
+        droppedMetricsLine(report.sources),
+    ].filter((line) => line !== undefined);
+}
+const formatMismatch = (m) => `${m.key}: ${m.baseline} → ${m.current}`;
+function sideShare(side) {
+    return side.share === null ? 'an unknown share' : `${Math.round(side.share * 100)}%`;
+}
+function sideClock(side) {
+    return side.clockMhz !== null ? `${Math.round(side.clockMhz).toLocaleString('en-US')} MHz` : 'unknown';
+}
+/** `sw_power_cap in 28% of baseline and 31% of current samples; mean SM clock 1,902 MHz (baseline) vs 1,899 MHz (current)` */
+function conditions(power) {
+    const clocks = power.baseline.clockMhz !== null || power.current.clockMhz !== null ? `; mean SM clock ${sideClock(power.baseline)} (baseline) vs ${sideClock(power.current)} (current)` : '';
+    return `${power.reasons.join(', ')} in ${sideShare(power.baseline)} of baseline and ${sideShare(power.current)} of current samples${clocks}`;
+}
+/** What a throttle problem saw, and what to do about it. */
+function throttleProblem(reading) {
+    if (reading.type === 'fault')
+        return { what: `the ${reading.side} run was throttled (${reading.reasons.join(', ')}: thermal or hardware protection)`, remedy: 'its numbers are not representative: rerun on a sound, cool GPU' };
+    const differs = reading.differs.map((d) => {
+        if (d.what === 'share-unknown')
+            return d.sampled ? `the throttled share of the ${SIDE_RUN[d.side]} is unknown` : `the ${SIDE_RUN[d.side]} has no GPU sampling to compare with`;
+        if (d.what === 'share-gap')
+            return `the throttled shares differ by ${Math.round(d.points)} points (more than ${Math.round(d.maxPoints)})`;
+        return `the mean SM clocks differ by ${(d.gap * 100).toFixed(1)}% (more than ${(d.maxGap * 100).toFixed(1)}%)`;
+    });
+    return { what: `the sides ran under different power conditions (${conditions(reading)}): ${differs.join(', and ')}`, remedy: 'rerun both under the same load' };
+}
+/** A throttling note: the power regime the sides were compared under, or a problem allowed. */
+function throttleNote(note) {
+    const reading = note.reading;
+    if (note.allowed || reading.type === 'fault' || reading.differs.length)
+        return `${throttleProblem(reading).what}; allowed by --allow-throttled`;
+    if (reading.sameJob)
+        return `power regime: ${conditions(reading)}; an A/B in one job meets it on both sides, so they are compared`;
+    const alike = reading.alike;
+    const within = alike ? ` (throttled shares within ${Math.round(alike.maxPoints)} points${alike.maxGap !== undefined ? `, clocks within ${(alike.maxGap * 100).toFixed(1)}%` : ''})` : '';
+    return `power regime: ${conditions(reading)}; alike on both sides${within}, so they are compared`;
+}
+const NO_THROUGHPUT = 'no gated metric is present on both sides';
+/** `decode_tok_s, tpot_ms: left out baseline run 3: −15.0% …`: the runs left out as outliers. */
+function leftOutNote(note) {
+    return `${note.metrics.join(', ')}: ${note.sides.map(row_lines/* stallText */.e3).join('; ')}`;
+}
+/** The noise between jobs the floors were widened by (a baseline from another job with the default branch's history). */
+function betweenJobsLine(betweenJobs) {
+    if (betweenJobs.metrics.length) {
+        const parts = betweenJobs.metrics.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);
+        return `a comparison between jobs: the last ${betweenJobs.reports} reports of the default branch vary ${parts.join(', ')} between jobs, and the floors cover it; an A/B run in one job (base-workdir) takes that noise out`;
+    }
+    return `a comparison between jobs: ${betweenJobs.reports} earlier report${betweenJobs.reports === 1 ? '' : 's'} of the default branch, too few (${between_jobs/* MIN_HISTORY_REPORTS */.Qb} needed) to estimate the noise between jobs; the floors are as set`;
+}
+/** The comparison's notes in words, in their order: environment, throttling, noise between jobs, runs left out, a refused time per step, a side without kernels, missing metrics. */
+function comparisonNoteLines(comparison) {
+    const notes = comparison.notes;
+    const of = (kind) => notes.filter((n) => n.kind === kind);
+    return [
+        ...of('environment-allowed').map((n) => `environment differs, allowed: ${n.mismatches.map(formatMismatch).join('; ')}`),
+        ...of('throttling').map(throttleNote),
+        ...(comparison.betweenJobs ? [betweenJobsLine(comparison.betweenJobs)] : []),
+        ...of('left-out').map(leftOutNote),
+        ...(comparison.perStep?.refused ? [(0,per_step_text/* refusalText */.Kw)(comparison.perStep.refused, comparison.perStep)] : []),
+        ...of('no-kernel-capture').map((n) => `kernel shares not compared: the ${SIDE_RUN[n.side]} has no kernel capture`),
+        ...(of('no-throughput').length ? [NO_THROUGHPUT] : []),
+    ];
+}
+/** The line of a passing comparison: what was compared and found within its thresholds. */
+function passLine(report) {
+    const rows = report.comparison?.rows ?? [];
+    const metricCount = rows.filter((r) => r.kind === 'metric' && r.status === 'pass').length;
+    const improvedCount = rows.filter((r) => r.kind === 'metric' && r.status === 'improved').length;
+    // Say what was compared: a pass on kernel time alone must not read as "0 metrics within their floors".
+    const metricPart = metricCount
+        ? `${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}${improvedCount ? `, ${improvedCount} improved` : ''}`
+        : improvedCount
+            ? `${improvedCount} gated metric${improvedCount === 1 ? '' : 's'} improved`
+            : 'no throughput or latency compared';
+    const parts = [metricPart];
+    const gate = report.comparison?.kernelGate;
+    const shareWarn = report.decision.policy?.shareThresholds.warn;
+    if (gate?.mode === 'time')
+        parts.push('no kernel time per step grew past its threshold in a step that did not get faster');
+    else if (gate?.mode === 'fallback' && !gate.throughputImproved)
+        parts.push(shareWarn !== undefined ? `no kernel share grew by ${shareWarn} pp or more` : 'no kernel share grew past its threshold');
+    parts.push('no new findings');
+    return `no regression: ${parts.join(', ')}`;
+}
+/** Why nothing was gated, and what would gate. */
+function nothingGatedLine(cause) {
+    const metrics = cause.oneSided.length ? `no throughput or latency on both sides (${cause.oneSided.join(', ')} on one side only)` : 'no throughput or latency samples on both sides';
+    const time = cause.time === 'thresholds-not-compared' ? 'no time-per-step threshold could be compared' : cause.time === 'no-threshold' ? 'no time-per-step or kernel threshold set' : 'no kernels on both sides';
+    return `nothing gated: ${metrics} and ${time}; kernel shares are context only. Add metric lines ({"metric": "decode_tok_s", "value": N}) or a threshold such as kernel-time:family:<id>=+0.1ms; fail-verdicts insufficient-data fails the job on this`;
+}
+const STATUS_WORD = { fail: 'failed', warn: 'warned', 'insufficient-data': 'undecided', improved: 'improved', info: 'noted', pass: 'passed' };
+/** A deciding row with no sentence of its own (a report migrated from before rows carried their reading): its key, status and values. */
+function fallbackRowLine(cause, row) {
+    const values = row && row.baseline !== null && row.current !== null ? ` (${(0,percent_format/* formatValue */.Fl)(row.baseline, row.unit)} → ${(0,percent_format/* formatValue */.Fl)(row.current, row.unit)})` : '';
+    return `${(0,row_lines/* targetLabel */.Op)(cause.row)} ${STATUS_WORD[cause.status]}${values}`;
+}
+/** A report's comparison rows by key (a report may hold 100,000 of them: looked up, never searched). */
+function rowsByKey(report) {
+    return new Map((report.comparison?.rows ?? []).map((row) => [row.metric, row]));
+}
+/** A cause of the verdict in one line. */
+function causeLine(cause, report, ctx = (0,row_lines/* rowContext */.C3)(report, (0,kernel_display_name/* reportKernelNames */.eX)(report)), rows = rowsByKey(report)) {
+    switch (cause.kind) {
+        case 'row': {
+            const row = rows.get(cause.row);
+            return (row && (0,row_lines/* rowSentence */.yD)(row, ctx)) ?? fallbackRowLine(cause, row);
+        }
+        case 'finding': {
+            const lead = `finding ${cause.id} (${cause.severity})`;
+            if (cause.status === 'fail')
+                return (0,row_lines/* failingFindingLine */.EK)((0,row_lines/* strongestHit */.TE)(report.findings, cause.id), `${lead} is in fail-on`);
+            if (cause.inFailOn === undefined)
+                return `${lead}: warns`;
+            const severity = report.decision.policy ? ` ${report.decision.policy.failOnSeverity}` : '';
+            return cause.inFailOn ? `${lead} is in fail-on, below fail-on-severity${severity}: warns` : `${lead}, not in fail-on: warns`;
+        }
+        case 'invalid': {
+            if (cause.check === 'environment') {
+                const keys = cause.mismatches?.length ? ` (${cause.mismatches.map(formatMismatch).join('; ')})` : '';
+                return `environment differs${keys}; compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)`;
+            }
+            const problem = cause.throttle ? throttleProblem(cause.throttle) : { what: 'a side was throttled', remedy: 'rerun on a sound GPU' };
+            return `${problem.what}; ${problem.remedy}, or allow it with --allow-throttled (action input allow-throttled)`;
+        }
+        case 'no-throughput':
+            return NO_THROUGHPUT;
+        case 'nothing-gated':
+            return nothingGatedLine(cause);
+    }
+}
+/**
+ * The lines that decide the verdict, most decisive first: what was accepted or left out, then each
+ * cause (for fail, exactly what fails it); a passing comparison says what it compared.
+ */
+function verdictLines(report) {
+    const ctx = (0,row_lines/* rowContext */.C3)(report, (0,kernel_display_name/* reportKernelNames */.eX)(report));
+    const rows = rowsByKey(report);
+    const causes = report.decision.causes.map((cause) => causeLine(cause, report, ctx, rows));
+    const pass = report.verdict === 'pass' && report.comparison ? [passLine(report)] : [];
+    return [...leadingLines(report), ...causes, ...pass];
+}
+const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
+/**
+ * The comparison's whole account, for the summary and the terminal: what leads, why nothing was
+ * gated (when so), the checks that keep it from standing, each row that has a sentence (most
+ * decisive first), the notes, and a pass's line. Without a comparison, the verdict's lines.
+ */
+function comparisonLines(report) {
+    const comparison = report.comparison;
+    if (!comparison)
+        return verdictLines(report);
+    const ctx = (0,row_lines/* rowContext */.C3)(report, (0,kernel_display_name/* reportKernelNames */.eX)(report));
+    const nothingGated = report.decision.causes.filter((c) => c.kind === 'nothing-gated').map((c) => causeLine(c, report, ctx));
+    const invalid = report.decision.causes.filter((c) => c.kind === 'invalid').map((c) => causeLine(c, report, ctx));
+    const rows = [...comparison.rows]
+        .map((row) => ({ row, line: (0,row_lines/* rowSentence */.yD)(row, ctx) }))
+        .filter((r) => r.line !== undefined)
+        .sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status])
+        .map((r) => r.line);
+    const pass = report.verdict === 'pass' ? [passLine(report)] : [];
+    return [...leadingLines(report), ...nothingGated, ...invalid, ...rows, ...comparisonNoteLines(comparison), ...pass];
 }
 
 
