@@ -69,7 +69,7 @@ describe('the same work in far fewer steps, no tokens per step stated', () => {
     expect(base.stepCount!.tokensPerStep).toBeUndefined();
   });
 
-  it('is refused as data: 32 steps against 4, beyond the 4× a pair of the same work differs by', () => {
+  it('is refused as data: 32 steps against 4, beyond the 1.5× a pair of the same work differs by', () => {
     expect(csv.argmax / PACKED_STEPS).toBeGreaterThan(MAX_STEP_COUNT_RATIO);
     const perStep = compare(head, base).comparison!.perStep!;
     expect(perStep.current).toMatchObject({ steps: PACKED_STEPS, basis: 'once-per-step-kernel' });
@@ -119,15 +119,24 @@ describe('the same work in far fewer steps, no tokens per step stated', () => {
     expect(result.comparison!.rows.filter((r) => r.status === 'fail' || r.status === 'warn')).toEqual([]);
   });
 
-  it('a count within 4× of the other is compared per step (a window of another length)', () => {
-    // Half the window: 16 steps of the same kernels at half the time, the same time per step.
-    const shorter = packed(base, csv.argmax, 16, 0.5);
+  it('a count within 1.5× of the other is compared per step (a window of another length)', () => {
+    // Three quarters of the window: 24 steps of the same kernels at 0.75 of the time, the same time per step.
+    const shorter = packed(base, csv.argmax, 24, 0.75);
     const result = compare(shorter, base);
     const perStep = result.comparison!.perStep!;
-    expect(perStep.current.steps).toBe(16);
+    expect(perStep.current.steps).toBe(24);
     expect(perStep.refused).toBeUndefined();
     expect(perStep.unit).toBe('step');
     expect(Math.abs(perStep.kernelDeltaNs!)).toBeLessThan(1_000);
+    expect(result.comparison!.rows.filter((r) => r.status === 'fail' || r.status === 'warn')).toEqual([]);
+  });
+
+  it('two prompts packed (half the steps, less work): refused, not compared per step', () => {
+    // 16 steps at 0.6 of the time: per step 0.6 × 79.9 ms / 16 = 3.0 ms against 2.5 ms, a false slowdown.
+    const two = packed(base, csv.argmax, 16, 0.6);
+    const result = compare(two, base);
+    expect(32 / 16).toBeGreaterThan(MAX_STEP_COUNT_RATIO);
+    expect(result.comparison!.perStep!.refused).toMatchObject({ cause: 'step-counts-differ', baseline: 32, current: 16 });
     expect(result.comparison!.rows.filter((r) => r.status === 'fail' || r.status === 'warn')).toEqual([]);
   });
 });

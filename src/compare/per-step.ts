@@ -117,13 +117,15 @@ export const MAX_STEP_TIME_RATIO_ACROSS_BASES = 3;
  * 32), and what moves a count without changing the step (a generation that ends at another
  * end-of-sequence token after a change of numerics, a window cut a little differently) moves it by
  * well under 2×. What changes the step itself divides the count by the tokens each step now carries:
- * n prompts packed into one forward by up to n (four prompts with their prefills packed: 86
- * forwards → 10, 8.6×), speculative decoding by the tokens accepted per step. 4 refuses packing of
- * four prompts and more, and leaves a window of up to 4× the other's length compared per step. A
- * side that states its tokens per step (the batch) is compared on those instead (a different
- * length of window with the same tokens per step is sound per step).
+ * n prompts packed into one forward by up to n (two prompts: 2×; four with their prefills packed:
+ * 86 forwards → 10, 8.6×), speculative decoding by the tokens accepted per step. 1.5 refuses the
+ * packing of two prompts and more: compared per step, each would read as a slower step although the
+ * work got cheaper, and a faster change must not fail. The price is on the safe side: a window of
+ * another length (over 1.5× the other's) without stated tokens per step is compared over the whole
+ * windows, where nothing fails. A side that states its tokens per step (the batch) is compared on
+ * those instead (a different length of window with the same tokens per step is sound per step).
  */
-export const MAX_STEP_COUNT_RATIO = 4;
+export const MAX_STEP_COUNT_RATIO = 1.5;
 
 /** Σ kernel time over the steps and devices of a side's window, in ns. */
 function kernelTimePerStep(kernels: Map<string, Totals>, count: StepCount): number {
