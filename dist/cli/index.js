@@ -7636,14 +7636,31 @@ async function stepOutputs(step, context, cwd, capturesBefore) {
 function announce(step, context) {
     context.logger.info(`${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(context.display))}`);
 }
-/** Waits for the command; when the watched server exits first, stops the command. */
+/**
+ * How long a failed command waits for the watched server's exit to be seen: a server that dies
+ * makes its client fail at once (connection refused), often before the server's own exit is
+ * reported, and the failure is the server's.
+ */
+const SERVER_EXIT_GRACE_MS = 2_000;
+/** Waits for the command; when the watched server exits first (or just after the command failed), stops the command and says so. */
 async function waitWatching(running, server) {
     if (!server)
         return { outcome: await running.done, serverDied: false };
     const first = await Promise.race([running.done.then(() => 'step'), server.exited.then(() => 'server')]);
-    if (first === 'server')
+    if (first === 'server') {
         await running.stop();
-    return { outcome: await running.done, serverDied: first === 'server' };
+        return { outcome: await running.done, serverDied: true };
+    }
+    const outcome = await running.done;
+    if (outcome.exitCode === 0)
+        return { outcome, serverDied: false };
+    let timer;
+    const grace = new Promise((resolve) => {
+        timer = setTimeout(() => resolve('alive'), SERVER_EXIT_GRACE_MS);
+    });
+    const after = await Promise.race([server.exited.then(() => 'died'), grace]);
+    clearTimeout(timer);
+    return { outcome, serverDied: after === 'died' };
 }
 /** Notices about the command's process group and output, whatever its end. */
 function noteProcessTrouble(step, outcome, context) {
@@ -11609,13 +11626,15 @@ const MAX_STEP_TIME_RATIO_ACROSS_BASES = 3;
  * 32), and what moves a count without changing the step (a generation that ends at another
  * end-of-sequence token after a change of numerics, a window cut a little differently) moves it by
  * well under 2×. What changes the step itself divides the count by the tokens each step now carries:
- * n prompts packed into one forward by up to n (four prompts with their prefills packed: 86
- * forwards → 10, 8.6×), speculative decoding by the tokens accepted per step. 4 refuses packing of
- * four prompts and more, and leaves a window of up to 4× the other's length compared per step. A
- * side that states its tokens per step (the batch) is compared on those instead (a different
- * length of window with the same tokens per step is sound per step).
+ * n prompts packed into one forward by up to n (two prompts: 2×; four with their prefills packed:
+ * 86 forwards → 10, 8.6×), speculative decoding by the tokens accepted per step. 1.5 refuses the
+ * packing of two prompts and more: compared per step, each would read as a slower step although the
+ * work got cheaper, and a faster change must not fail. The price is on the safe side: a window of
+ * another length (over 1.5× the other's) without stated tokens per step is compared over the whole
+ * windows, where nothing fails. A side that states its tokens per step (the batch) is compared on
+ * those instead (a different length of window with the same tokens per step is sound per step).
  */
-const MAX_STEP_COUNT_RATIO = 4;
+const MAX_STEP_COUNT_RATIO = 1.5;
 /** Σ kernel time over the steps and devices of a side's window, in ns. */
 function kernelTimePerStep(kernels, count) {
     let total = 0;

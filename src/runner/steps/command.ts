@@ -23,12 +23,30 @@ export function announce(step: PlannedStep, context: StepContext): void {
   context.logger.info(`${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(context.display))}`);
 }
 
-/** Waits for the command; when the watched server exits first, stops the command. */
+/**
+ * How long a failed command waits for the watched server's exit to be seen: a server that dies
+ * makes its client fail at once (connection refused), often before the server's own exit is
+ * reported, and the failure is the server's.
+ */
+const SERVER_EXIT_GRACE_MS = 2_000;
+
+/** Waits for the command; when the watched server exits first (or just after the command failed), stops the command and says so. */
 async function waitWatching(running: RunningProcess, server: Server | undefined): Promise<{ outcome: ProcessOutcome; serverDied: boolean }> {
   if (!server) return { outcome: await running.done, serverDied: false };
   const first = await Promise.race([running.done.then(() => 'step' as const), server.exited.then(() => 'server' as const)]);
-  if (first === 'server') await running.stop();
-  return { outcome: await running.done, serverDied: first === 'server' };
+  if (first === 'server') {
+    await running.stop();
+    return { outcome: await running.done, serverDied: true };
+  }
+  const outcome = await running.done;
+  if (outcome.exitCode === 0) return { outcome, serverDied: false };
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<'alive'>((resolve) => {
+    timer = setTimeout(() => resolve('alive'), SERVER_EXIT_GRACE_MS);
+  });
+  const after = await Promise.race([server.exited.then(() => 'died' as const), grace]);
+  clearTimeout(timer);
+  return { outcome, serverDied: after === 'died' };
 }
 
 /** Notices about the command's process group and output, whatever its end. */
