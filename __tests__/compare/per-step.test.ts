@@ -12,7 +12,7 @@ import { UsageError } from '../../src/errors.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
 import { analyzedOnce } from '../helpers/shared-analysis.js';
-import { linesOf } from '../helpers/gate-lines.js';
+import { linesOf, noteOf } from '../helpers/gate-lines.js';
 
 const parseThresholdArgs = (args: readonly string[]) => parseThresholds(args, '--threshold');
 
@@ -280,14 +280,15 @@ describe('kernel-time thresholds', () => {
     const result = compare(noSteps, baseline, { thresholds: { 'kernel-time:family:other': 0.1 } });
     const row = result.comparison!.rows.find((r) => r.kind === 'kernel-time')!;
     expect(row).toMatchObject({ status: 'insufficient-data', baseline: null, current: null, delta: null });
-    expect(row.note).toMatch(/^not compared: the current run's steps are unknown \(no step evidence/);
+    expect(noteOf(result, row.metric)).toMatch(/^not compared: the current run's steps are unknown \(no step evidence/);
     expect(result.verdict).toBe('insufficient-data');
     expect(linesOf(result).some((r) => r.startsWith('family:other time per step not compared: '))).toBe(true);
   });
 
   it('without a kernel capture on a side: not compared either', () => {
     const result = compare({ ...current, kernels: [] }, baseline, { thresholds: { 'kernel-time:family:other': 0.1 } });
-    expect(result.comparison!.rows.find((r) => r.kind === 'kernel-time')).toMatchObject({ status: 'insufficient-data', note: 'not compared: the current run has no kernel capture' });
+    expect(result.comparison!.rows.find((r) => r.kind === 'kernel-time')).toMatchObject({ status: 'insufficient-data' });
+    expect(noteOf(result, 'kernel-time:family:other')).toBe('not compared: the current run has no kernel capture');
   });
 });
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { compare } from '../../src/compare/gate.js';
 import { ComparisonSchema, ReportSchema, type ComparisonRow, type DecisionCause } from '../../src/model/report.js';
 import { causeLine, comparisonLines, comparisonNoteLines, verdictLines } from '../../src/report/verdict-lines.js';
-import { metricRowNote } from '../../src/report/row-lines.js';
+import { metricRowNote, rowNote } from '../../src/report/row-lines.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import { finding } from './report-factory.js';
 
@@ -136,5 +136,20 @@ describe('each kind of cause is rendered from its data', () => {
       'dropped the first sample of current as warm-up (320.5 vs median 357.9 tok/s); left out baseline run 3: −6.2% as stalled, beside 4 runs within ±0.4% (a stall only slows a run down); the interval reaches 4.1% worse, past the 3% floor: a regression at the floor is not ruled out',
     );
     expect(metricRowNote({ ...base, note: 'as an older report wrote it' })).toBe('as an older report wrote it');
+  });
+
+  it("a time row's note: the steps, its share and a shift of work, from its reading and the time per step; an older row's note as stored", () => {
+    const count = (steps: number) => ({ steps, basis: 'decode-ranges' as const, text: `${steps} decode ranges`, devices: 1 });
+    const perStep = { unit: 'step' as const, baseline: count(32), current: count(32), families: [], kernels: [], kernelDeltaNs: -600e3, measured: { basis: 'tpot_ms' as const, per: 'step' as const, baselineNs: 3.1e6, currentNs: 2.556e6, deltaNs: -544e3 }, explainedShare: 1.1, notes: [] };
+    const row: ComparisonRow = { metric: 'kernel-time:family:attention-fused', kind: 'kernel-time', unit: 'ms/step', baseline: 0, current: 0.109, delta: 0.109, ci: null, threshold: 0.2, status: 'info' };
+    const time = { kind: 'time' as const, warn: 0.05, basis: 'floor' as const, floorUs: 50, shares: [0, 4.25] as [number, number] };
+    expect(rowNote({ ...row, reading: { ...time, shift: { within: 'step' } } }, { perStep })).toBe(
+      'steps: baseline 32 (decode-ranges), current 32 (decode-ranges); share of GPU time 0.0% → 4.3%; a shift: it grew in a step that got faster (measured −544 µs/step), so it took over work; context, not a regression',
+    );
+    expect(rowNote({ ...row, reading: { ...time, neitherRan: true, shift: { within: 'family', family: 'gemm-decode', familyDeltaNs: 2e3 } } }, { perStep })).toBe(
+      'steps: baseline 32 (decode-ranges), current 32 (decode-ranges); share of GPU time 0.0% → 4.3%; neither side ran it; a shift within its family: gemm-decode GPU time per step changed +2.0 µs, so other kernels of it gave up the work; context, not a regression',
+    );
+    expect(rowNote({ ...row, status: 'insufficient-data', reading: { kind: 'time', notCompared: 'no-kernels', sides: ['baseline', 'current'] } })).toBe('not compared: neither side has a kernel capture');
+    expect(rowNote({ ...row, note: 'as an older report wrote it' }, { perStep })).toBe('as an older report wrote it');
   });
 });

@@ -172,10 +172,8 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   }
   if (!hasKernels && kernelTimeKeys(options).length) {
     // A time threshold with no kernels on a side is not a pass: each says it was not compared.
-    const missing = !current.kernels.length && !baseline.kernels.length ? 'neither side has' : `the ${current.kernels.length ? 'baseline' : 'current run'} has`;
     const sides = [...(baseline.kernels.length ? [] : ['baseline' as const]), ...(current.kernels.length ? [] : ['current' as const])];
     for (const key of kernelTimeKeys(options)) {
-      const note = `not compared: ${missing} no kernel capture`;
       rows.push({
         row: {
           metric: key,
@@ -187,7 +185,6 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
           ci: null,
           threshold: options.thresholds[key]!,
           status: 'insufficient-data',
-          note,
           ...subjectField(key),
           reading: { kind: 'time', notCompared: 'no-kernels', sides },
         },

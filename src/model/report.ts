@@ -192,6 +192,9 @@ export const MetricReadingSchema = z.object({
  * `floor`, or a percent (`pct`) of the baseline's step (`of: step`, measured) or of its kernel time
  * per step (`of: kernels`), `baseMs` long. Without a comparison per step: why the row was not
  * compared (`refused`, `steps-unknown` with the sides, `no-kernels` with the sides lacking a capture).
+ * Compared: each side's share of GPU time per step (`shares`, in %), whether neither side ran it
+ * (`neitherRan`), and a growth read as a shift of work (`shift`): in a step that got faster
+ * (`step`), or within its family, whose time per step changed only `familyDeltaNs` (`family`).
  */
 export const TimeReadingSchema = z.object({
   kind: z.literal('time'),
@@ -203,6 +206,14 @@ export const TimeReadingSchema = z.object({
   baseMs: z.number().optional(),
   notCompared: z.enum(['refused', 'steps-unknown', 'no-kernels']).optional(),
   sides: z.array(SideSchema).optional(),
+  shares: z.tuple([z.number(), z.number()]).optional(),
+  neitherRan: z.boolean().optional(),
+  shift: z
+    .discriminatedUnion('within', [
+      z.object({ within: z.literal('step') }),
+      z.object({ within: z.literal('family'), family: KernelFamilySchema, familyDeltaNs: z.number() }),
+    ])
+    .optional(),
 });
 
 /**

@@ -6,7 +6,7 @@
  * Renders comparison.perStep (src/compare/per-step.ts); computes nothing of its own.
  */
 import type { LockstepKernel, PerStep, Report, StepCount, StepRefusal } from '../model/report.js';
-import { stepTimeText } from '../compare/per-step.js';
+import { stepTimeText } from './percent-format.js';
 
 /** A refused comparison per step in words: why the windows differ, what is compared instead, and the capture's fix (the data is perStep.refused). */
 export function refusalText(refused: StepRefusal, counts: { current: StepCount; baseline: StepCount }): string {

@@ -21,7 +21,7 @@ import { metricRowNote } from '../row-lines.js';
 import type { ReportEntry } from '../merge-reports.js';
 import { isAlert, isQuiet } from '../row-attention.js';
 import { explainedText, lockstepText, perStepHeadline, perStepNotes } from '../per-step-text.js';
-import { stepTimeText } from '../../compare/per-step.js';
+import { stepTimeText } from '../percent-format.js';
 
 /** How much of each section to show. Levels go from richest to leanest. */
 export interface Detail {
