@@ -11,7 +11,7 @@
  * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
  * fail level (not compared, visibly, without steps).
  */
-import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type RowStatus, type StepCount, type StepRefusal, type TimeReading } from '../model/report.js';
+import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type PerStepNote, type RowStatus, type StepCount, type StepRefusal, type TimeReading } from '../model/report.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import { stepCountOf } from '../diagnose/step-count.js';
 import { ownValue } from '../model/own-key.js';
@@ -197,7 +197,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
   const cur = stepCountOf(current);
   const baseKernels = totalsByName(baseline.kernels);
   const curKernels = totalsByName(current.kernels);
-  const notes: string[] = [];
+  const notes: PerStepNote[] = [];
   const measured = measuredStepTime(current, baseline, cur, base);
   const counted = base.steps !== null && cur.steps !== null;
   const checked = counted
@@ -255,16 +255,15 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
     }
     families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.family.localeCompare(y.family));
     kernelDeltaNs = families.reduce((sum, f) => sum + f.deltaNs, 0);
-    if (base.devices > 1 || cur.devices > 1) notes.push('times are per step per device (kernel time over the devices, divided by them)');
+    if (base.devices > 1 || cur.devices > 1) notes.push({ kind: 'per-device' });
   } else if (!refused) {
-    const missing = [base.steps === null ? `the baseline (${base.text})` : '', cur.steps === null ? `the current run (${cur.text})` : ''].filter(Boolean).join(' and ');
-    notes.push(`steps unknown for ${missing}: kernels compared by time per launch, not per step`);
+    notes.push({ kind: 'steps-unknown', sides: [...(base.steps === null ? ['baseline' as const] : []), ...(cur.steps === null ? ['current' as const] : [])] });
   }
 
   let explainedShare: number | null = null;
   if (measured?.per === 'step' && kernelDeltaNs !== null && measured.deltaNs !== 0) explainedShare = kernelDeltaNs / measured.deltaNs;
-  if (measured?.per === 'token') notes.push('tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it; state it with "batch": N in the workload\'s {"kind": "run", …} lines (references/formats.md)');
-  if (!measured) notes.push('no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)');
+  if (measured?.per === 'token') notes.push({ kind: 'per-token' });
+  if (!measured) notes.push({ kind: 'no-measured-step' });
 
   return {
     perStep: { unit: perStepKnown ? 'step' : whole ? 'window' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },

@@ -403,6 +403,20 @@ export const StepRefusalSchema = z.object({
 export type StepRefusal = z.infer<typeof StepRefusalSchema>;
 
 /**
+ * What limits the reading of the time per step (renderers write the words): times are per step per
+ * device (`per-device`); steps unknown on `sides`, so kernels are compared per launch
+ * (`steps-unknown`); the measured change is per token, the tokens per step being unknown on a side
+ * (`per-token`); no measured step time on both sides (`no-measured-step`).
+ */
+export const PerStepNoteSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('per-device') }),
+  z.object({ kind: z.literal('steps-unknown'), sides: z.array(SideSchema) }),
+  z.object({ kind: z.literal('per-token') }),
+  z.object({ kind: z.literal('no-measured-step') }),
+]);
+export type PerStepNote = z.infer<typeof PerStepNoteSchema>;
+
+/**
  * Where the time went, per decode step: GPU time per step by family and kernel on each side and the
  * change, set against the measured change of step time. Kernel time that does not add up to the
  * measured change is host or idle time. When either side's steps are unknown, `unit` is `launch`:
@@ -429,8 +443,8 @@ export const PerStepSchema = z.object({
    * allows. Renderers then say so instead of naming a kernel. Absent in older reports.
    */
   noChange: z.boolean().optional(),
-  /** What limits the reading, in words (batch unknown, per-token, devices). */
-  notes: z.array(z.string()).default([]),
+  /** What limits the reading, as data (a string only in older reports, which stored the words). */
+  notes: z.array(z.union([PerStepNoteSchema, z.string()])).default([]),
   /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`, or `window`). */
   refused: StepRefusalSchema.optional(),
 });
