@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { compare, type GateInput, type GateKernel } from '../../src/compare/gate.js';
-import { metricRowNote } from '../../src/report/row-lines.js';
+import { metricRowNote, rowNote } from '../../src/report/row-lines.js';
 import { ComparisonSchema, type ComparisonRow, type Report } from '../../src/model/report.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import type { FamilyId, KernelFamily } from '../../src/model/family-ids.js';
@@ -371,7 +371,8 @@ describe('compare: kernel mix', () => {
       ['gemv_a', 'decreased', -10e3],
     ]);
     // rmsnorm was in the baseline's top 3 and took the same time: a row that says it left, no change entry.
-    expect(row(comparison!.rows, 'kernel:rmsnorm').note).toBe('left the top 3');
+    expect(row(comparison!.rows, 'kernel:rmsnorm').reading).toMatchObject({ kind: 'share', change: 'left-top', top: 3 });
+    expect(rowNote(row(comparison!.rows, 'kernel:rmsnorm'))).toBe('left the top 3');
     expect(row(comparison!.rows, 'kernel:rope')).toBeUndefined();
   });
 
@@ -398,8 +399,10 @@ describe('compare: kernel mix', () => {
     expect(softmax.delta).toBeCloseTo(23.636364, 5);
     expect(row(comparison!.rows, 'family:attention-bmm').status).toBe('warn');
     expect(row(comparison!.rows, 'family:attention-fused').status).toBe('pass');
-    expect(row(comparison!.rows, 'kernel:softmax').note).toMatch(/new kernel/);
-    expect(row(comparison!.rows, 'kernel:rope').note).toMatch(/kernel gone/);
+    expect(rowNote(row(comparison!.rows, 'kernel:softmax'))).toBe('new kernel');
+    expect(rowNote(row(comparison!.rows, 'kernel:rope'))).toBe('kernel gone');
+    expect(rowNote(row(comparison!.rows, 'family:attention-softmax'))).toBe('new family');
+    expect(rowNote(row(comparison!.rows, 'family:attention-fused'))).toBe('family gone');
     // A per-family threshold in pp overrides the default fail level.
     const relaxed = compare(
       side(healthy[1]!, { kernels: curKernels, families: families(curKernels) }),

@@ -152,4 +152,11 @@ describe('each kind of cause is rendered from its data', () => {
     expect(rowNote({ ...row, status: 'insufficient-data', reading: { kind: 'time', notCompared: 'no-kernels', sides: ['baseline', 'current'] } })).toBe('not compared: neither side has a kernel capture');
     expect(rowNote({ ...row, note: 'as an older report wrote it' }, { perStep })).toBe('as an older report wrote it');
   });
+
+  it("a share row's note: a kernel into the top and its family changed, from its reading; an older row's note as stored", () => {
+    const row: ComparisonRow = { metric: 'kernel:k', kind: 'kernel-share', unit: '% of GPU time', baseline: 1.2, current: 9.5, delta: 8.3, ci: null, threshold: 5, status: 'info', subject: { type: 'kernel', id: 'k' } };
+    expect(rowNote({ ...row, reading: { kind: 'share', fail: 20, context: 'time', change: 'entered-top', top: 10, family: { baseline: 'gemm', current: 'gemm-decode' } } })).toBe('entered the top 10; family gemm → gemm-decode');
+    expect(rowNote({ ...row, reading: { kind: 'share', fail: 20 } })).toBeUndefined();
+    expect(rowNote({ ...row, note: 'new kernel', reading: { kind: 'share', fail: 20 } })).toBe('new kernel');
+  });
 });

@@ -220,9 +220,18 @@ export const TimeReadingSchema = z.object({
  * A share row's fail threshold (its warn threshold is the row's `threshold`), in pp, and, where it
  * moved that far but shares are context only (status info), why: time per step judges kernels
  * (`time`), the windows hold different kinds of step (`refused`), or throughput improved and a share
- * grows when others shrink (`throughput-improved`).
+ * grows when others shrink (`throughput-improved`). What changed beside the share (`change`): the
+ * family or kernel is `new` or `gone`, or a kernel `entered-top` or `left-top` the `top` kernels by
+ * GPU time; a kernel whose family differs between the sides (`family`: each side's).
  */
-export const ShareReadingSchema = z.object({ kind: z.literal('share'), fail: z.number(), context: z.enum(['time', 'refused', 'throughput-improved']).optional() });
+export const ShareReadingSchema = z.object({
+  kind: z.literal('share'),
+  fail: z.number(),
+  context: z.enum(['time', 'refused', 'throughput-improved']).optional(),
+  change: z.enum(['new', 'gone', 'entered-top', 'left-top']).optional(),
+  top: z.number().int().positive().optional(),
+  family: z.object({ baseline: KernelFamilySchema, current: KernelFamilySchema }).optional(),
+});
 export type ShareReading = z.infer<typeof ShareReadingSchema>;
 
 /**

@@ -3,7 +3,7 @@
  * says nothing in words): a metric's change with its interval and what held it back, a share or a
  * time per step against its threshold, a finding new, resolved or not compared. Renders only.
  */
-import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type Side, type StallSide, type TimeReading } from '../model/report.js';
+import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type ShareReading, type Side, type StallSide, type TimeReading } from '../model/report.js';
 import { formatP, formatPct, formatPctRange, formatPp, formatValue, stepTimeText } from './percent-format.js';
 import { KERNEL_TIME_PREFIX } from '../compare/gate-options.js';
 import { countsAsFinding, SEVERITY_RANK } from '../model/decision.js';
@@ -278,6 +278,18 @@ function timeRowNote(row: ComparisonRow, reading: TimeReading, perStep: PerStep 
   return notes.join('; ');
 }
 
+/** A share row's note: what changed beside the share (a new or gone family or kernel, a kernel in or out of the top, its family). */
+function shareRowNote(row: ComparisonRow, reading: ShareReading): string | undefined {
+  const what = rowSubject(row)?.type === 'kernel' ? 'kernel' : 'family';
+  const notes: string[] = [];
+  if (reading.change === 'new') notes.push(`new ${what}`);
+  if (reading.change === 'gone') notes.push(`${what} gone`);
+  if (reading.change === 'entered-top') notes.push(`entered the top ${reading.top ?? '?'}`);
+  if (reading.change === 'left-top') notes.push(`left the top ${reading.top ?? '?'}`);
+  if (reading.family) notes.push(`family ${reading.family.baseline} → ${reading.family.current}`);
+  return notes.length ? notes.join('; ') : row.note;
+}
+
 /**
  * A row's note, beside its sentence: what a metric's runs were (metricRowNote), a time per step's
  * steps, share and shift, a share's change of rank or family. Written from the row's reading; a row
@@ -287,6 +299,7 @@ export function rowNote(row: ComparisonRow, comparison?: Pick<Comparison, 'perSt
   const reading = row.reading;
   if (reading?.kind === 'metric') return metricRowNote(row);
   if (reading?.kind === 'time') return timeRowNote(row, reading, comparison?.perStep);
+  if (reading?.kind === 'share') return shareRowNote(row, reading);
   return row.note;
 }
 
