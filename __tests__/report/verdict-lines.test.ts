@@ -41,6 +41,20 @@ describe('the report holds no sentence of the verdict', () => {
       .flatMap((f) => phrases.filter((p) => readFileSync(join(dir, f), 'utf8').includes(p)).map((p) => `${f}: ${p}`));
     expect(found).toEqual([]);
   });
+
+  it('no file of src/compare/ stores words as a note: a row note, a pushed note or a joined list of them', () => {
+    const dir = join(root, 'src', 'compare');
+    const words = [/\bnote\s*:\s*[`'"]/, /\bnote\s*:\s*\w+\.join\(/, /\b(?:notes|extra)\.push\(\s*[`'"]/];
+    // Each pattern catches the form it stands for (as the compare stage once wrote them).
+    const forms = ["note: `not compared: ${why}`", "note: notes.join('; ')", "notes.push('no measured step time on both sides')", "extra.push('new kernel')"];
+    expect(forms.filter((form) => !words.some((w) => w.test(form)))).toEqual([]);
+    const found = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').map((line, i) => ({ where: `${f}:${i + 1}`, line })))
+      .filter(({ line }) => words.some((w) => w.test(line)))
+      .map(({ where, line }) => `${where}: ${line.trim()}`);
+    expect(found).toEqual([]);
+  });
 });
 
 describe('each kind of cause is rendered from its data', () => {
