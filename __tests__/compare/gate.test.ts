@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { compare, type GateInput, type GateKernel } from '../../src/compare/gate.js';
 import { metricRowNote, rowNote } from '../../src/report/row-lines.js';
+import { formatMismatch } from '../../src/report/verdict-lines.js';
 import { ComparisonSchema, type ComparisonRow, type Report } from '../../src/model/report.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import type { FamilyId, KernelFamily } from '../../src/model/family-ids.js';
@@ -158,7 +159,11 @@ describe('compare on real H200 noise', () => {
       },
     ]);
     expect(linesOf(blocked)[0]).toBe('environment differs (driver: 580.159.04 → 570.86.15; dtype: bfloat16 → float16); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)');
-    expect(blocked.comparison!.environmentMismatch).toEqual(['driver: 580.159.04 → 570.86.15', 'dtype: bfloat16 → float16']);
+    expect(blocked.comparison!.environmentMismatch).toEqual([
+      { key: 'driver', baseline: '580.159.04', current: '570.86.15' },
+      { key: 'dtype', baseline: 'bfloat16', current: 'float16' },
+    ]);
+    expect(blocked.comparison!.environmentMismatch.map(formatMismatch)).toEqual(['driver: 580.159.04 → 570.86.15', 'dtype: bfloat16 → float16']);
     expect(compare(other, side(healthy[0]!), { allowEnvironmentMismatch: ['driver'] }).verdict).toBe('invalid');
     const allowed = compare(other, side(healthy[0]!), { allowEnvironmentMismatch: ['driver', 'dtype'] });
     expect(allowed.verdict).toBe('pass');

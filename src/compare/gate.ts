@@ -7,7 +7,7 @@
  */
 import { keySubject, type Comparison, type ComparisonNote, type ComparisonRow, type DecisionCause, type FindingReading, type RowSubject } from '../model/report.js';
 import { rowCause, strongestSeverity } from '../model/decision.js';
-import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
+import { blockingMismatches, environmentMismatches } from './fingerprint.js';
 import type { GatedRow, GateInput, GatePolicy, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
 import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOptions, type GateOptionsInput } from './gate-options.js';
@@ -212,7 +212,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
       ...(baseline.generatedAt ? { generatedAt: baseline.generatedAt } : {}),
       reason: baseline.origin?.reason ?? 'baseline given',
     },
-    environmentMismatch: mismatches.map(formatMismatch),
+    environmentMismatch: mismatches,
     rows: rows.map((r) => r.row),
     kernelChanges,
     newFindings: findings.added,

@@ -529,7 +529,8 @@ export const ComparisonSchema = z.object({
     generatedAt: z.string().optional(),
     reason: z.string(),
   }),
-  environmentMismatch: z.array(z.string()).default([]),
+  /** The environment keys whose values differ, each side's value (a string `key: a → b` only in older reports). */
+  environmentMismatch: z.array(z.union([EnvironmentMismatchSchema, z.string()])).default([]),
   rows: z.array(ComparisonRowSchema),
   kernelChanges: z.array(KernelChangeSchema).default([]),
   newFindings: z.array(z.string()).default([]),
