@@ -276,6 +276,7 @@ export const ComparisonRowSchema = z.object({
   /** Samples of the metric each side left out of those counts (unreadable, warm-up, stalled runs); metric rows only, absent in older reports. */
   leftOut: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
   status: RowStatusSchema,
+  /** The row's note in words, as reports written before `reading` held it stored it (renderers write it from `reading` now: src/report/row-lines.ts rowNote). */
   note: z.string().optional(),
   /**
    * A gated metric its runs could not decide (status `insufficient-data`): why, each side's
