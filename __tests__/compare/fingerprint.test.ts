@@ -1,4 +1,5 @@
-import { blockingMismatches, describeFingerprint, environmentMismatches, fingerprint, formatMismatch } from '../../src/compare/fingerprint.js';
+import { blockingMismatches, describeFingerprint, environmentMismatches, fingerprint } from '../../src/compare/fingerprint.js';
+import { formatMismatch } from '../../src/report/verdict-lines.js';
 
 const h200 = { gpuName: 'NVIDIA H200', driver: '580.159.04', cuda: '13.0', engine: 'torch', engineVersion: '2.11.0', model: 'llama', dtype: 'bfloat16', batch: '1', sequence: '128+64' };
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { compare, type GateInput, type GateKernel } from '../../src/compare/gate.js';
-import { metricRowNote } from '../../src/report/row-lines.js';
+import { metricRowNote, rowNote } from '../../src/report/row-lines.js';
+import { formatMismatch } from '../../src/report/verdict-lines.js';
 import { ComparisonSchema, type ComparisonRow, type Report } from '../../src/model/report.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import type { FamilyId, KernelFamily } from '../../src/model/family-ids.js';
@@ -158,7 +159,11 @@ describe('compare on real H200 noise', () => {
       },
     ]);
     expect(linesOf(blocked)[0]).toBe('environment differs (driver: 580.159.04 → 570.86.15; dtype: bfloat16 → float16); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)');
-    expect(blocked.comparison!.environmentMismatch).toEqual(['driver: 580.159.04 → 570.86.15', 'dtype: bfloat16 → float16']);
+    expect(blocked.comparison!.environmentMismatch).toEqual([
+      { key: 'driver', baseline: '580.159.04', current: '570.86.15' },
+      { key: 'dtype', baseline: 'bfloat16', current: 'float16' },
+    ]);
+    expect(blocked.comparison!.environmentMismatch.map(formatMismatch)).toEqual(['driver: 580.159.04 → 570.86.15', 'dtype: bfloat16 → float16']);
     expect(compare(other, side(healthy[0]!), { allowEnvironmentMismatch: ['driver'] }).verdict).toBe('invalid');
     const allowed = compare(other, side(healthy[0]!), { allowEnvironmentMismatch: ['driver', 'dtype'] });
     expect(allowed.verdict).toBe('pass');
@@ -371,7 +376,8 @@ describe('compare: kernel mix', () => {
       ['gemv_a', 'decreased', -10e3],
     ]);
     // rmsnorm was in the baseline's top 3 and took the same time: a row that says it left, no change entry.
-    expect(row(comparison!.rows, 'kernel:rmsnorm').note).toBe('left the top 3');
+    expect(row(comparison!.rows, 'kernel:rmsnorm').reading).toMatchObject({ kind: 'share', change: 'left-top', top: 3 });
+    expect(rowNote(row(comparison!.rows, 'kernel:rmsnorm'))).toBe('left the top 3');
     expect(row(comparison!.rows, 'kernel:rope')).toBeUndefined();
   });
 
@@ -398,8 +404,10 @@ describe('compare: kernel mix', () => {
     expect(softmax.delta).toBeCloseTo(23.636364, 5);
     expect(row(comparison!.rows, 'family:attention-bmm').status).toBe('warn');
     expect(row(comparison!.rows, 'family:attention-fused').status).toBe('pass');
-    expect(row(comparison!.rows, 'kernel:softmax').note).toMatch(/new kernel/);
-    expect(row(comparison!.rows, 'kernel:rope').note).toMatch(/kernel gone/);
+    expect(rowNote(row(comparison!.rows, 'kernel:softmax'))).toBe('new kernel');
+    expect(rowNote(row(comparison!.rows, 'kernel:rope'))).toBe('kernel gone');
+    expect(rowNote(row(comparison!.rows, 'family:attention-softmax'))).toBe('new family');
+    expect(rowNote(row(comparison!.rows, 'family:attention-fused'))).toBe('family gone');
     // A per-family threshold in pp overrides the default fail level.
     const relaxed = compare(
       side(healthy[1]!, { kernels: curKernels, families: families(curKernels) }),

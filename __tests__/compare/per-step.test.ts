@@ -12,7 +12,8 @@ import { UsageError } from '../../src/errors.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
 import { analyzedOnce } from '../helpers/shared-analysis.js';
-import { linesOf } from '../helpers/gate-lines.js';
+import { linesOf, noteOf } from '../helpers/gate-lines.js';
+import { perStepNotes } from '../../src/report/per-step-text.js';
 
 const parseThresholdArgs = (args: readonly string[]) => parseThresholds(args, '--threshold');
 
@@ -210,7 +211,8 @@ describe('a synthetic head that adds 250 µs of kernel per step', () => {
     expect(perStep.measured).toMatchObject({ basis: 'decode_tok_s', per: 'token' });
     expect(perStep.measured!.deltaNs).toBeCloseTo((1 / 3750 - 1 / 4000) * 1e9, 3);
     expect(perStep.explainedShare).toBeNull();
-    expect(perStep.notes.join(' ')).toMatch(/tokens per step \(the batch\) unknown.*; state it with "batch": N in the workload's \{"kind": "run", …\} lines \(references\/formats\.md\)/);
+    expect(perStep.notes).toContainEqual({ kind: 'per-token' });
+    expect(perStepNotes(perStep).join(' ')).toMatch(/tokens per step \(the batch\) unknown.*; state it with "batch": N in the workload's \{"kind": "run", …\} lines \(references\/formats\.md\)/);
   });
 
   it('no step evidence on a side: kernels compared per launch, no families, no share', () => {
@@ -224,7 +226,10 @@ describe('a synthetic head that adds 250 µs of kernel per step', () => {
     // Per launch: the spin kernel's 250 µs launches against none; the GEMV's 2 ms / 112 launches on both sides.
     expect(perStep.kernels.find((k) => k.name === 'gpu_sleep_spin')).toMatchObject({ baselineNs: 0, currentNs: 250_000 });
     expect(perStep.kernels.find((k) => k.name === 'gemv_bf16')!.deltaNs).toBeCloseTo(0, 6);
-    expect(perStep.notes[0]).toMatch(/^steps unknown for the current run \(no step evidence/);
+    expect(perStep.notes[0]).toEqual({ kind: 'steps-unknown', sides: ['current'] });
+    expect(perStepNotes(perStep)[0]).toMatch(/^steps unknown for the current run \(no step evidence/);
+    // A report written before the notes were data shows the words it stored.
+    expect(perStepNotes({ ...perStep, notes: ['as an older report wrote it'] })).toEqual(['as an older report wrote it']);
   });
 });
 
@@ -280,14 +285,15 @@ describe('kernel-time thresholds', () => {
     const result = compare(noSteps, baseline, { thresholds: { 'kernel-time:family:other': 0.1 } });
     const row = result.comparison!.rows.find((r) => r.kind === 'kernel-time')!;
     expect(row).toMatchObject({ status: 'insufficient-data', baseline: null, current: null, delta: null });
-    expect(row.note).toMatch(/^not compared: the current run's steps are unknown \(no step evidence/);
+    expect(noteOf(result, row.metric)).toMatch(/^not compared: the current run's steps are unknown \(no step evidence/);
     expect(result.verdict).toBe('insufficient-data');
     expect(linesOf(result).some((r) => r.startsWith('family:other time per step not compared: '))).toBe(true);
   });
 
   it('without a kernel capture on a side: not compared either', () => {
     const result = compare({ ...current, kernels: [] }, baseline, { thresholds: { 'kernel-time:family:other': 0.1 } });
-    expect(result.comparison!.rows.find((r) => r.kind === 'kernel-time')).toMatchObject({ status: 'insufficient-data', note: 'not compared: the current run has no kernel capture' });
+    expect(result.comparison!.rows.find((r) => r.kind === 'kernel-time')).toMatchObject({ status: 'insufficient-data' });
+    expect(noteOf(result, 'kernel-time:family:other')).toBe('not compared: the current run has no kernel capture');
   });
 });
 

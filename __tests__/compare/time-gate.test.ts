@@ -15,7 +15,7 @@ import { expandInputs } from '../../src/io/input-paths.js';
 import type { Report } from '../../src/model/report.js';
 import { perStepHeadline } from '../../src/report/per-step-text.js';
 import { emptyReport } from '../helpers/empty-report.js';
-import { accountOf, linesOf } from '../helpers/gate-lines.js';
+import { accountOf, linesOf, noteOf } from '../helpers/gate-lines.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SAMPLES = join(ROOT, 'samples');
@@ -78,7 +78,7 @@ describe('the bundled pair', () => {
     // Fused attention goes 0 → 109 µs per step of cuDNN SDPA in a step 544 µs faster: context, not a warning.
     const fused = rows.find((r) => r.metric === 'kernel-time:family:attention-fused')!;
     expect(fused).toMatchObject({ status: 'info', baseline: 0 });
-    expect(fused.note).toMatch(/a shift: it grew in a step that got faster \(measured −544 µs\/step\)/);
+    expect(noteOf(reversed, fused.metric)).toMatch(/a shift: it grew in a step that got faster \(measured −544 µs\/step\)/);
     // The shares stay as context: the fused attention's share grew 5.6 pp, no longer a warning.
     expect(rows.find((r) => r.metric === 'family:attention-fused')).toMatchObject({ kind: 'family-share', status: 'info', reading: { kind: 'share', context: 'time' } });
     expect(linesOf(reversed)).toHaveLength(1);
@@ -271,7 +271,7 @@ describe('a kernel that takes work from its own family', () => {
     const result = compare(head, base);
     const rows = result.comparison!.rows;
     expect(rows.find((r) => r.metric === 'kernel-time:kernel:k5')).toMatchObject({ status: 'info', delta: 1.6 });
-    expect(rows.find((r) => r.metric === 'kernel-time:kernel:k5')!.note).toMatch(/a shift within its family: gemm-decode GPU time per step changed ±0 ns/);
+    expect(noteOf(result, 'kernel-time:kernel:k5')).toMatch(/a shift within its family: gemm-decode GPU time per step changed ±0 ns/);
     expect(rows.find((r) => r.metric === 'kernel-time:family:gemm-decode')).toMatchObject({ status: 'pass', delta: 0 });
     expect(result.verdict).toBe('pass');
     // A threshold set on that kernel judges the kernel alone.
@@ -302,7 +302,7 @@ describe('windows that do not hold the same kind of step', () => {
     expect(perStep.refused).toEqual({ cause: 'kernel-time-exceeds-step', side: 'current', baseline: 105e6, current: 2.5e6, fix: 'cuda-graph-trace-node' });
     expect(perStep.unit).toBe('launch');
     // The refusal is data (its words are the renderers'): no note in the comparison repeats it.
-    expect(perStep.notes.join(' ')).not.toMatch(/--cuda-graph-trace=node/);
+    expect(perStepNotes(perStep).slice(1).join(' ')).not.toMatch(/--cuda-graph-trace=node/);
     expect(perStepNotes(perStep)[0]).toMatch(/--cuda-graph-trace=node/);
     // Faster measured (2.6 → 2.5 ms): no row fails or warns; the shares, of different work, gate nothing.
     expect(result.comparison!.rows.filter((r) => r.status === 'fail' || r.status === 'warn')).toEqual([]);
@@ -343,7 +343,8 @@ describe('windows that do not hold the same kind of step', () => {
     // Four times the tokens per forward at 9 ms a step: 3,556 tok/s against 3,077, faster per token but slower per step.
     const packed = sideOf([6400, 1600, 800, 600, 200], 9000, 32);
     const result = compare(packed, base, { allowEnvironmentMismatch: ['batch'], thresholds: { 'kernel-time:family:copy': 0.1 } });
-    expect(result.comparison!.rows.find((r) => r.metric === 'kernel-time:family:copy')).toMatchObject({ status: 'insufficient-data', note: 'not compared: the windows hold different kinds of step (see the time per step)' });
+    expect(result.comparison!.rows.find((r) => r.metric === 'kernel-time:family:copy')).toMatchObject({ status: 'insufficient-data' });
+    expect(noteOf(result, 'kernel-time:family:copy')).toBe('not compared: the windows hold different kinds of step (see the time per step)');
   });
 
   it('the real fix as nsys kernel summaries (32 steps each, counted by the argmax launches): the windows agree, and it passes', async () => {

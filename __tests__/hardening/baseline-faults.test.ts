@@ -110,7 +110,7 @@ describe('a baseline from another environment or an older schema: an explicit ve
     expect([0, 1]).toContain(code);
     const report = ReportSchema.parse(JSON.parse(readFileSync(head, 'utf8')));
     expect(report.verdict).toBe('invalid');
-    expect(report.comparison!.environmentMismatch).toEqual(['gpuName: NVIDIA A100-SXM4-80GB → NVIDIA H200']);
+    expect(report.comparison!.environmentMismatch).toEqual([{ key: 'gpuName', baseline: 'NVIDIA A100-SXM4-80GB', current: 'NVIDIA H200' }]);
     expect(accountOf(report)[0]).toMatch(/^environment differs \(gpuName.*A100.*H200.*\); compare like with like/);
     expect(stdout).toMatch(/INVALID/);
   });

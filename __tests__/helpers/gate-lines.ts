@@ -6,6 +6,7 @@
 import type { GateResult } from '../../src/compare/gate.js';
 import type { Finding, Report } from '../../src/model/report.js';
 import { comparisonLines, verdictLines } from '../../src/report/verdict-lines.js';
+import { rowNote } from '../../src/report/row-lines.js';
 import { emptyReport } from './empty-report.js';
 
 /** What a gate result's sentences need beside it: the current run's findings (their evidence). */
@@ -37,4 +38,10 @@ export function linesOf(result: GateResult | Report, inputs: LineInputs = {}): s
 /** The comparison's whole account of a gate result or a report (the terminal's and the summary's list). */
 export function accountOf(result: GateResult | Report, inputs: LineInputs = {}): string[] {
   return comparisonLines(asReport(result, inputs));
+}
+
+/** A row's note as the renderer writes it from the row's data (undefined: no row of that key, or no note). */
+export function noteOf(result: Pick<GateResult, 'comparison'>, metric: string): string | undefined {
+  const row = result.comparison?.rows.find((r) => r.metric === metric);
+  return row && rowNote(row, result.comparison!);
 }

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { compare } from '../../src/compare/gate.js';
 import { ComparisonSchema, ReportSchema, type ComparisonRow, type DecisionCause } from '../../src/model/report.js';
 import { causeLine, comparisonLines, comparisonNoteLines, verdictLines } from '../../src/report/verdict-lines.js';
-import { metricRowNote } from '../../src/report/row-lines.js';
+import { metricRowNote, rowNote } from '../../src/report/row-lines.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import { finding } from './report-factory.js';
 
@@ -39,6 +39,20 @@ describe('the report holds no sentence of the verdict', () => {
     const found = readdirSync(dir)
       .filter((f) => f.endsWith('.ts'))
       .flatMap((f) => phrases.filter((p) => readFileSync(join(dir, f), 'utf8').includes(p)).map((p) => `${f}: ${p}`));
+    expect(found).toEqual([]);
+  });
+
+  it('no file of src/compare/ stores words as a note: a row note, a pushed note or a joined list of them', () => {
+    const dir = join(root, 'src', 'compare');
+    const words = [/\bnote\s*:\s*[`'"]/, /\bnote\s*:\s*\w+\.join\(/, /\b(?:notes|extra)\.push\(\s*[`'"]/];
+    // Each pattern catches the form it stands for (as the compare stage once wrote them).
+    const forms = ["note: `not compared: ${why}`", "note: notes.join('; ')", "notes.push('no measured step time on both sides')", "extra.push('new kernel')"];
+    expect(forms.filter((form) => !words.some((w) => w.test(form)))).toEqual([]);
+    const found = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').map((line, i) => ({ where: `${f}:${i + 1}`, line })))
+      .filter(({ line }) => words.some((w) => w.test(line)))
+      .map(({ where, line }) => `${where}: ${line.trim()}`);
     expect(found).toEqual([]);
   });
 });
@@ -136,5 +150,27 @@ describe('each kind of cause is rendered from its data', () => {
       'dropped the first sample of current as warm-up (320.5 vs median 357.9 tok/s); left out baseline run 3: −6.2% as stalled, beside 4 runs within ±0.4% (a stall only slows a run down); the interval reaches 4.1% worse, past the 3% floor: a regression at the floor is not ruled out',
     );
     expect(metricRowNote({ ...base, note: 'as an older report wrote it' })).toBe('as an older report wrote it');
+  });
+
+  it("a time row's note: the steps, its share and a shift of work, from its reading and the time per step; an older row's note as stored", () => {
+    const count = (steps: number) => ({ steps, basis: 'decode-ranges' as const, text: `${steps} decode ranges`, devices: 1 });
+    const perStep = { unit: 'step' as const, baseline: count(32), current: count(32), families: [], kernels: [], kernelDeltaNs: -600e3, measured: { basis: 'tpot_ms' as const, per: 'step' as const, baselineNs: 3.1e6, currentNs: 2.556e6, deltaNs: -544e3 }, explainedShare: 1.1, notes: [] };
+    const row: ComparisonRow = { metric: 'kernel-time:family:attention-fused', kind: 'kernel-time', unit: 'ms/step', baseline: 0, current: 0.109, delta: 0.109, ci: null, threshold: 0.2, status: 'info' };
+    const time = { kind: 'time' as const, warn: 0.05, basis: 'floor' as const, floorUs: 50, shares: [0, 4.25] as [number, number] };
+    expect(rowNote({ ...row, reading: { ...time, shift: { within: 'step' } } }, { perStep })).toBe(
+      'steps: baseline 32 (decode-ranges), current 32 (decode-ranges); share of GPU time 0.0% → 4.3%; a shift: it grew in a step that got faster (measured −544 µs/step), so it took over work; context, not a regression',
+    );
+    expect(rowNote({ ...row, reading: { ...time, neitherRan: true, shift: { within: 'family', family: 'gemm-decode', familyDeltaNs: 2e3 } } }, { perStep })).toBe(
+      'steps: baseline 32 (decode-ranges), current 32 (decode-ranges); share of GPU time 0.0% → 4.3%; neither side ran it; a shift within its family: gemm-decode GPU time per step changed +2.0 µs, so other kernels of it gave up the work; context, not a regression',
+    );
+    expect(rowNote({ ...row, status: 'insufficient-data', reading: { kind: 'time', notCompared: 'no-kernels', sides: ['baseline', 'current'] } })).toBe('not compared: neither side has a kernel capture');
+    expect(rowNote({ ...row, note: 'as an older report wrote it' }, { perStep })).toBe('as an older report wrote it');
+  });
+
+  it("a share row's note: a kernel into the top and its family changed, from its reading; an older row's note as stored", () => {
+    const row: ComparisonRow = { metric: 'kernel:k', kind: 'kernel-share', unit: '% of GPU time', baseline: 1.2, current: 9.5, delta: 8.3, ci: null, threshold: 5, status: 'info', subject: { type: 'kernel', id: 'k' } };
+    expect(rowNote({ ...row, reading: { kind: 'share', fail: 20, context: 'time', change: 'entered-top', top: 10, family: { baseline: 'gemm', current: 'gemm-decode' } } })).toBe('entered the top 10; family gemm → gemm-decode');
+    expect(rowNote({ ...row, reading: { kind: 'share', fail: 20 } })).toBeUndefined();
+    expect(rowNote({ ...row, note: 'new kernel', reading: { kind: 'share', fail: 20 } })).toBe('new kernel');
   });
 });

@@ -78,10 +78,6 @@ export function environmentMismatches(baseline: Environment, current: Environmen
   return mismatches;
 }
 
-export function formatMismatch(mismatch: EnvironmentMismatch): string {
-  return `${mismatch.key}: ${mismatch.baseline} → ${mismatch.current}`;
-}
-
 /** The mismatches not covered by the allowance (true allows all, a list allows those keys). */
 export function blockingMismatches(mismatches: readonly EnvironmentMismatch[], allow: boolean | readonly string[]): EnvironmentMismatch[] {
   if (allow === true) return [];

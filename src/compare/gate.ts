@@ -7,7 +7,7 @@
  */
 import { keySubject, type Comparison, type ComparisonNote, type ComparisonRow, type DecisionCause, type FindingReading, type RowSubject } from '../model/report.js';
 import { rowCause, strongestSeverity } from '../model/decision.js';
-import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
+import { blockingMismatches, environmentMismatches } from './fingerprint.js';
 import type { GatedRow, GateInput, GatePolicy, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
 import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOptions, type GateOptionsInput } from './gate-options.js';
@@ -172,10 +172,8 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   }
   if (!hasKernels && kernelTimeKeys(options).length) {
     // A time threshold with no kernels on a side is not a pass: each says it was not compared.
-    const missing = !current.kernels.length && !baseline.kernels.length ? 'neither side has' : `the ${current.kernels.length ? 'baseline' : 'current run'} has`;
     const sides = [...(baseline.kernels.length ? [] : ['baseline' as const]), ...(current.kernels.length ? [] : ['current' as const])];
     for (const key of kernelTimeKeys(options)) {
-      const note = `not compared: ${missing} no kernel capture`;
       rows.push({
         row: {
           metric: key,
@@ -187,7 +185,6 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
           ci: null,
           threshold: options.thresholds[key]!,
           status: 'insufficient-data',
-          note,
           ...subjectField(key),
           reading: { kind: 'time', notCompared: 'no-kernels', sides },
         },
@@ -215,7 +212,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
       ...(baseline.generatedAt ? { generatedAt: baseline.generatedAt } : {}),
       reason: baseline.origin?.reason ?? 'baseline given',
     },
-    environmentMismatch: mismatches.map(formatMismatch),
+    environmentMismatch: mismatches,
     rows: rows.map((r) => r.row),
     kernelChanges,
     newFindings: findings.added,

@@ -11,7 +11,7 @@
  * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
  * fail level (not compared, visibly, without steps).
  */
-import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type RowStatus, type StepCount, type StepRefusal, type TimeReading } from '../model/report.js';
+import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type PerStepNote, type RowStatus, type StepCount, type StepRefusal, type TimeReading } from '../model/report.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import { stepCountOf } from '../diagnose/step-count.js';
 import { ownValue } from '../model/own-key.js';
@@ -20,14 +20,6 @@ import { KERNEL_TIME_PREFIX, type GateOptions } from './gate-options.js';
 
 /** Kernels kept in the report, by size of change (the thresholds see every kernel). */
 export const PER_STEP_KERNELS = 25;
-
-/** A time per step for people: `0.53 ms`, `84 µs`; signed with `+`/`−` when asked. */
-export function stepTimeText(ns: number, signed = false): string {
-  const abs = Math.abs(ns);
-  const sign = signed ? (ns > 0 ? '+' : ns < 0 ? '−' : '±') : ns < 0 ? '−' : '';
-  const body = abs >= 1e6 ? `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 2)} ms` : abs >= 1e3 ? `${(abs / 1e3).toFixed(abs >= 1e5 ? 0 : 1)} µs` : `${Math.round(abs)} ns`;
-  return `${sign}${body}`;
-}
 
 function metricValue(side: GateInput, name: string): number | undefined {
   const value = side.metrics.find((m) => m.name === name)?.value;
@@ -205,7 +197,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
   const cur = stepCountOf(current);
   const baseKernels = totalsByName(baseline.kernels);
   const curKernels = totalsByName(current.kernels);
-  const notes: string[] = [];
+  const notes: PerStepNote[] = [];
   const measured = measuredStepTime(current, baseline, cur, base);
   const counted = base.steps !== null && cur.steps !== null;
   const checked = counted
@@ -263,16 +255,15 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
     }
     families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.family.localeCompare(y.family));
     kernelDeltaNs = families.reduce((sum, f) => sum + f.deltaNs, 0);
-    if (base.devices > 1 || cur.devices > 1) notes.push('times are per step per device (kernel time over the devices, divided by them)');
+    if (base.devices > 1 || cur.devices > 1) notes.push({ kind: 'per-device' });
   } else if (!refused) {
-    const missing = [base.steps === null ? `the baseline (${base.text})` : '', cur.steps === null ? `the current run (${cur.text})` : ''].filter(Boolean).join(' and ');
-    notes.push(`steps unknown for ${missing}: kernels compared by time per launch, not per step`);
+    notes.push({ kind: 'steps-unknown', sides: [...(base.steps === null ? ['baseline' as const] : []), ...(cur.steps === null ? ['current' as const] : [])] });
   }
 
   let explainedShare: number | null = null;
   if (measured?.per === 'step' && kernelDeltaNs !== null && measured.deltaNs !== 0) explainedShare = kernelDeltaNs / measured.deltaNs;
-  if (measured?.per === 'token') notes.push('tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it; state it with "batch": N in the workload\'s {"kind": "run", …} lines (references/formats.md)');
-  if (!measured) notes.push('no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)');
+  if (measured?.per === 'token') notes.push({ kind: 'per-token' });
+  if (!measured) notes.push({ kind: 'no-measured-step' });
 
   return {
     perStep: { unit: perStepKnown ? 'step' : whole ? 'window' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
@@ -313,19 +304,13 @@ interface StepMove {
   faster: boolean;
   /** The baseline's step time the default thresholds are a percent of: measured per step, else its kernel time per step. */
   baseStepNs: number;
-  text: string;
 }
 
 function stepMove(perStep: PerStep): StepMove {
   const kernelBaseNs = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
   const measured = perStep.measured;
   const baseStepNs = measured?.per === 'step' ? measured.baselineNs : kernelBaseNs;
-  if (measured) {
-    const per = measured.per === 'step' ? '/step' : ' per token';
-    return { faster: measured.deltaNs < 0, baseStepNs, text: `measured ${stepTimeText(measured.deltaNs, true)}${per}` };
-  }
-  const delta = perStep.kernelDeltaNs ?? 0;
-  return { faster: delta < 0, baseStepNs, text: `all kernels ${stepTimeText(delta, true)}/step, no step time measured` };
+  return { faster: (measured ? measured.deltaNs : (perStep.kernelDeltaNs ?? 0)) < 0, baseStepNs };
 }
 
 interface TimeLimits {
@@ -349,11 +334,12 @@ function timeLimits(key: string, move: StepMove, options: GateOptions, measuredS
   return { failNs, warnNs, reading: { kind: 'time', warn: warnNs / 1e6, ...basis } };
 }
 
-function shareText(times: { baselineNs: number; currentNs: number }, perStep: PerStep): string {
+/** Each side's share of GPU time per step, in %. */
+function sharesOf(times: { baselineNs: number; currentNs: number }, perStep: PerStep): [number, number] {
   const totalBase = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
   const totalCur = perStep.families.reduce((sum, f) => sum + f.currentNs, 0);
-  const pct = (part: number, whole: number) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
-  return `share of GPU time ${pct(times.baselineNs, totalBase)} → ${pct(times.currentNs, totalCur)}`;
+  const pct = (part: number, whole: number) => (whole > 0 ? (part / whole) * 100 : 0);
+  return [pct(times.baselineNs, totalBase), pct(times.currentNs, totalCur)];
 }
 
 /**
@@ -371,25 +357,23 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
   const targets = [...new Set([...perStep.families.map((f) => `family:${f.family}`), ...analysis.topKernels, ...explicit])];
   const move = stepMove(perStep);
   const measuredStep = perStep.measured?.per === 'step';
-  const steps = `steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`;
   return targets.map((target) => {
     const key = `${KERNEL_TIME_PREFIX}${target}`;
     const times = analysis.byKey.get(target) ?? { baselineNs: 0, currentNs: 0 };
     const deltaNs = times.currentNs - times.baselineNs;
     const limits = timeLimits(key, move, options, measuredStep);
-    const notes = [steps, shareText(times, perStep)];
-    if (!analysis.byKey.has(target)) notes.push('neither side ran it');
     let status: RowStatus = 'pass';
+    let shift: TimeReading['shift'];
     const family = analysis.kernelFamilies.get(target);
     const familyTimes = family ? analysis.byKey.get(`family:${family}`) : undefined;
     // A kernel that grew while its family did not took work from its own family (another GEMM picked, a kernel renamed).
     const withinFamily = target.startsWith('kernel:') && ownValue(options.thresholds, key) === undefined && familyTimes !== undefined && familyTimes.currentNs - familyTimes.baselineNs < limits.warnNs;
     if (deltaNs >= limits.warnNs && move.faster) {
       status = 'info';
-      notes.push(`a shift: it grew in a step that got faster (${move.text}), so it took over work; context, not a regression`);
-    } else if (deltaNs >= limits.warnNs && withinFamily) {
+      shift = { within: 'step' };
+    } else if (deltaNs >= limits.warnNs && withinFamily && family) {
       status = 'info';
-      notes.push(`a shift within its family: ${family} GPU time per step changed ${stepTimeText(familyTimes.currentNs - familyTimes.baselineNs, true)}, so other kernels of it gave up the work; context, not a regression`);
+      shift = { within: 'family', family, familyDeltaNs: familyTimes.currentNs - familyTimes.baselineNs };
     } else if (deltaNs >= limits.failNs) {
       status = 'fail';
     } else if (deltaNs >= limits.warnNs) {
@@ -408,9 +392,8 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
       ci: null,
       threshold: limits.failNs / 1e6,
       status,
-      note: notes.join('; '),
       ...(subject ? { subject } : {}),
-      reading: limits.reading,
+      reading: { ...limits.reading, shares: sharesOf(times, perStep), ...(analysis.byKey.has(target) ? {} : { neitherRan: true }), ...(shift ? { shift } : {}) },
     };
     return { row };
   });
@@ -420,11 +403,6 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
 function notComparedRow(target: string, perStep: PerStep, options: GateOptions): GatedRow {
   const key = `${KERNEL_TIME_PREFIX}${target}`;
   const subject = keySubject(target);
-  const why = perStep.refused
-    ? 'the windows hold different kinds of step (see the time per step)'
-    : [perStep.baseline.steps === null ? `the baseline's steps are unknown (${perStep.baseline.text})` : '', perStep.current.steps === null ? `the current run's steps are unknown (${perStep.current.text})` : '']
-        .filter(Boolean)
-        .join('; ');
   const row: ComparisonRow = {
     metric: key,
     kind: 'kernel-time',
@@ -435,7 +413,6 @@ function notComparedRow(target: string, perStep: PerStep, options: GateOptions):
     ci: null,
     threshold: ownValue(options.thresholds, key)!,
     status: 'insufficient-data',
-    note: `not compared: ${why}`,
     ...(subject ? { subject } : {}),
     reading: perStep.refused
       ? { kind: 'time', notCompared: 'refused' }

@@ -61,13 +61,15 @@ function limitsFor(key: string, options: GateOptions, mode: ShareMode = { mode: 
   return limits;
 }
 
-function shareRow(metric: string, subject: RowSubject, baseShare: number, curShare: number, limits: ShareLimits, extra: string[], of = 'GPU time'): GatedRow {
+/** What changed beside the share, for the row's reading. */
+type ShareChange = Pick<ShareReading, 'change' | 'top' | 'family'>;
+
+function shareRow(metric: string, subject: RowSubject, baseShare: number, curShare: number, limits: ShareLimits, change: ShareChange, of = 'GPU time'): GatedRow {
   const kind = subject.type === 'kernel' ? 'kernel-share' : 'family-share';
   const baseline = baseShare * 100;
   const current = curShare * 100;
   const delta = current - baseline;
   let status: RowStatus = 'pass';
-  const notes = [...extra];
   // A share that moved as far as a warning where shares are context: said so as data (its reading).
   let context: ShareContext | undefined;
   if (limits.context) {
@@ -90,9 +92,8 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
     ci: null,
     threshold: limits.warn,
     status,
-    ...(notes.length ? { note: notes.join('; ') } : {}),
     subject,
-    reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}) },
+    reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}), ...change },
   };
   return { row };
 }
@@ -102,10 +103,8 @@ export function compareFamilies(current: GateInput, baseline: GateInput, options
   const cur = new Map(current.families.map((f) => [f.family, f.share]));
   const families = [...new Set([...base.keys(), ...cur.keys()])].sort();
   return families.map((family) => {
-    const extra: string[] = [];
-    if (!base.has(family)) extra.push('new family');
-    if (!cur.has(family)) extra.push('family gone');
-    return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), extra);
+    const change: ShareChange = !base.has(family) ? { change: 'new' } : !cur.has(family) ? { change: 'gone' } : {};
+    return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), change);
   });
 }
 
@@ -129,7 +128,7 @@ export function compareCommunication(current: GateInput, baseline: GateInput, op
   const hasTimeline = (side: GateInput) => Boolean(side.timeline) || (side.ranks ?? []).some((r) => r.timeline);
   if (!hasTimeline(current) || !hasTimeline(baseline)) return [];
   const metric = 'communication:exposed';
-  return [shareRow(metric, { type: 'communication', id: 'exposed' }, base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
+  return [shareRow(metric, { type: 'communication', id: 'exposed' }, base ?? 0, cur ?? 0, limitsFor(metric, options), {}, 'the active span (collectives no compute overlaps)')];
 }
 
 export interface KernelComparison {
@@ -148,13 +147,17 @@ export function compareKernels(current: GateInput, baseline: GateInput, options:
   for (const name of names) {
     const b = base.get(name);
     const c = cur.get(name);
-    const extra: string[] = [];
-    if (!b) extra.push('new kernel');
-    else if (!c) extra.push('kernel gone');
-    else if (!baseTop.has(name)) extra.push(`entered the top ${options.topN}`);
-    else if (!curTop.has(name)) extra.push(`left the top ${options.topN}`);
-    if (b && c && b.family !== c.family) extra.push(`family ${b.family} → ${c.family}`);
-    rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), extra));
+    const change: ShareChange = !b
+      ? { change: 'new' }
+      : !c
+        ? { change: 'gone' }
+        : !baseTop.has(name)
+          ? { change: 'entered-top', top: options.topN }
+          : !curTop.has(name)
+            ? { change: 'left-top', top: options.topN }
+            : {};
+    if (b && c && b.family !== c.family) change.family = { baseline: b.family, current: c.family };
+    rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), change));
   }
   // The time changes of every kernel either side ran (the kernels table shows more than the top N).
   for (const name of new Set([...base.keys(), ...cur.keys()])) {

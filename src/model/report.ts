@@ -192,6 +192,9 @@ export const MetricReadingSchema = z.object({
  * `floor`, or a percent (`pct`) of the baseline's step (`of: step`, measured) or of its kernel time
  * per step (`of: kernels`), `baseMs` long. Without a comparison per step: why the row was not
  * compared (`refused`, `steps-unknown` with the sides, `no-kernels` with the sides lacking a capture).
+ * Compared: each side's share of GPU time per step (`shares`, in %), whether neither side ran it
+ * (`neitherRan`), and a growth read as a shift of work (`shift`): in a step that got faster
+ * (`step`), or within its family, whose time per step changed only `familyDeltaNs` (`family`).
  */
 export const TimeReadingSchema = z.object({
   kind: z.literal('time'),
@@ -203,15 +206,32 @@ export const TimeReadingSchema = z.object({
   baseMs: z.number().optional(),
   notCompared: z.enum(['refused', 'steps-unknown', 'no-kernels']).optional(),
   sides: z.array(SideSchema).optional(),
+  shares: z.tuple([z.number(), z.number()]).optional(),
+  neitherRan: z.boolean().optional(),
+  shift: z
+    .discriminatedUnion('within', [
+      z.object({ within: z.literal('step') }),
+      z.object({ within: z.literal('family'), family: KernelFamilySchema, familyDeltaNs: z.number() }),
+    ])
+    .optional(),
 });
 
 /**
  * A share row's fail threshold (its warn threshold is the row's `threshold`), in pp, and, where it
  * moved that far but shares are context only (status info), why: time per step judges kernels
  * (`time`), the windows hold different kinds of step (`refused`), or throughput improved and a share
- * grows when others shrink (`throughput-improved`).
+ * grows when others shrink (`throughput-improved`). What changed beside the share (`change`): the
+ * family or kernel is `new` or `gone`, or a kernel `entered-top` or `left-top` the `top` kernels by
+ * GPU time; a kernel whose family differs between the sides (`family`: each side's).
  */
-export const ShareReadingSchema = z.object({ kind: z.literal('share'), fail: z.number(), context: z.enum(['time', 'refused', 'throughput-improved']).optional() });
+export const ShareReadingSchema = z.object({
+  kind: z.literal('share'),
+  fail: z.number(),
+  context: z.enum(['time', 'refused', 'throughput-improved']).optional(),
+  change: z.enum(['new', 'gone', 'entered-top', 'left-top']).optional(),
+  top: z.number().int().positive().optional(),
+  family: z.object({ baseline: KernelFamilySchema, current: KernelFamilySchema }).optional(),
+});
 export type ShareReading = z.infer<typeof ShareReadingSchema>;
 
 /**
@@ -256,6 +276,7 @@ export const ComparisonRowSchema = z.object({
   /** Samples of the metric each side left out of those counts (unreadable, warm-up, stalled runs); metric rows only, absent in older reports. */
   leftOut: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
   status: RowStatusSchema,
+  /** The row's note in words, as reports written before `reading` held it stored it (renderers write it from `reading` now: src/report/row-lines.ts rowNote). */
   note: z.string().optional(),
   /**
    * A gated metric its runs could not decide (status `insufficient-data`): why, each side's
@@ -392,6 +413,20 @@ export const StepRefusalSchema = z.object({
 export type StepRefusal = z.infer<typeof StepRefusalSchema>;
 
 /**
+ * What limits the reading of the time per step (renderers write the words): times are per step per
+ * device (`per-device`); steps unknown on `sides`, so kernels are compared per launch
+ * (`steps-unknown`); the measured change is per token, the tokens per step being unknown on a side
+ * (`per-token`); no measured step time on both sides (`no-measured-step`).
+ */
+export const PerStepNoteSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('per-device') }),
+  z.object({ kind: z.literal('steps-unknown'), sides: z.array(SideSchema) }),
+  z.object({ kind: z.literal('per-token') }),
+  z.object({ kind: z.literal('no-measured-step') }),
+]);
+export type PerStepNote = z.infer<typeof PerStepNoteSchema>;
+
+/**
  * Where the time went, per decode step: GPU time per step by family and kernel on each side and the
  * change, set against the measured change of step time. Kernel time that does not add up to the
  * measured change is host or idle time. When either side's steps are unknown, `unit` is `launch`:
@@ -418,8 +453,8 @@ export const PerStepSchema = z.object({
    * allows. Renderers then say so instead of naming a kernel. Absent in older reports.
    */
   noChange: z.boolean().optional(),
-  /** What limits the reading, in words (batch unknown, per-token, devices). */
-  notes: z.array(z.string()).default([]),
+  /** What limits the reading, as data (a string only in older reports, which stored the words). */
+  notes: z.array(z.union([PerStepNoteSchema, z.string()])).default([]),
   /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`, or `window`). */
   refused: StepRefusalSchema.optional(),
 });
@@ -495,7 +530,8 @@ export const ComparisonSchema = z.object({
     generatedAt: z.string().optional(),
     reason: z.string(),
   }),
-  environmentMismatch: z.array(z.string()).default([]),
+  /** The environment keys whose values differ, each side's value (a string `key: a → b` only in older reports). */
+  environmentMismatch: z.array(z.union([EnvironmentMismatchSchema, z.string()])).default([]),
   rows: z.array(ComparisonRowSchema),
   kernelChanges: z.array(KernelChangeSchema).default([]),
   newFindings: z.array(z.string()).default([]),

@@ -5,8 +5,8 @@
  * measured change it explains.
  * Renders comparison.perStep (src/compare/per-step.ts); computes nothing of its own.
  */
-import type { LockstepKernel, PerStep, Report, StepCount, StepRefusal } from '../model/report.js';
-import { stepTimeText } from '../compare/per-step.js';
+import type { LockstepKernel, PerStep, PerStepNote, Report, StepCount, StepRefusal } from '../model/report.js';
+import { stepTimeText } from './percent-format.js';
 
 /** A refused comparison per step in words: why the windows differ, what is compared instead, and the capture's fix (the data is perStep.refused). */
 export function refusalText(refused: StepRefusal, counts: { current: StepCount; baseline: StepCount }): string {
@@ -28,9 +28,26 @@ export function refusalText(refused: StepRefusal, counts: { current: StepCount; 
   }
 }
 
+/** What limits the reading of the time per step, in words (an older report's note as it stored it). */
+export function perStepNoteText(note: PerStepNote | string, perStep: Pick<PerStep, 'baseline' | 'current'>): string {
+  if (typeof note === 'string') return note;
+  switch (note.kind) {
+    case 'per-device':
+      return 'times are per step per device (kernel time over the devices, divided by them)';
+    case 'steps-unknown': {
+      const missing = note.sides.map((side) => `${side === 'baseline' ? 'the baseline' : 'the current run'} (${perStep[side].text})`).join(' and ');
+      return `steps unknown for ${missing}: kernels compared by time per launch, not per step`;
+    }
+    case 'per-token':
+      return 'tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it; state it with "batch": N in the workload\'s {"kind": "run", …} lines (references/formats.md)';
+    case 'no-measured-step':
+      return 'no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)';
+  }
+}
+
 /** The notes of the time per step: a refusal first (written from its data), then what limits the reading. */
 export function perStepNotes(perStep: PerStep): string[] {
-  return [...(perStep.refused ? [refusalText(perStep.refused, perStep)] : []), ...perStep.notes];
+  return [...(perStep.refused ? [refusalText(perStep.refused, perStep)] : []), ...perStep.notes.map((note) => perStepNoteText(note, perStep))];
 }
 
 /** Below this share of a slowdown, the sentence says that the rest is host or idle time. */

@@ -43,3 +43,11 @@ export function formatValue(value: number, unit: string): string {
   const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
   return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
 }
+
+/** A time per step for people: `0.53 ms`, `84 µs`; signed with `+`/`−` when asked. */
+export function stepTimeText(ns: number, signed = false): string {
+  const abs = Math.abs(ns);
+  const sign = signed ? (ns > 0 ? '+' : ns < 0 ? '−' : '±') : ns < 0 ? '−' : '';
+  const body = abs >= 1e6 ? `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 2)} ms` : abs >= 1e3 ? `${(abs / 1e3).toFixed(abs >= 1e5 ? 0 : 1)} µs` : `${Math.round(abs)} ns`;
+  return `${sign}${body}`;
+}

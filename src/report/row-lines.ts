@@ -3,9 +3,8 @@
  * says nothing in words): a metric's change with its interval and what held it back, a share or a
  * time per step against its threshold, a finding new, resolved or not compared. Renders only.
  */
-import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type Side, type StallSide } from '../model/report.js';
-import { formatP, formatPct, formatPctRange, formatPp, formatValue } from './percent-format.js';
-import { stepTimeText } from '../compare/per-step.js';
+import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type ShareReading, type Side, type StallSide, type TimeReading } from '../model/report.js';
+import { formatP, formatPct, formatPctRange, formatPp, formatValue, stepTimeText } from './percent-format.js';
 import { KERNEL_TIME_PREFIX } from '../compare/gate-options.js';
 import { countsAsFinding, SEVERITY_RANK } from '../model/decision.js';
 
@@ -251,19 +250,65 @@ export function stepMoveText(perStep: Pick<PerStep, 'measured' | 'kernelDeltaNs'
   return `all kernels ${stepTimeText(perStep.kernelDeltaNs ?? 0, true)}/step, no step time measured`;
 }
 
+/** Why a `kernel-time:` row was not compared, in words. */
+function notComparedText(reading: TimeReading, perStep: PerStep | undefined): string {
+  const sides = reading.sides ?? [];
+  if (reading.notCompared === 'refused') return 'the windows hold different kinds of step (see the time per step)';
+  if (reading.notCompared === 'no-kernels') return sides.length > 1 ? 'neither side has a kernel capture' : `the ${SIDE_RUN[sides[0] ?? 'baseline']} has no kernel capture`;
+  return sides.map((side) => `the ${SIDE_RUN[side]}'s steps are unknown (${perStep?.[side].text ?? 'no step evidence'})`).join('; ');
+}
+
+/**
+ * A `kernel-time:` row's note, written from its reading and the comparison's time per step: the
+ * sides' steps, its share of GPU time, whether neither side ran it and a shift of work; or why it was
+ * not compared. A row of a report from before rows carried these shows the note it stored.
+ */
+function timeRowNote(row: ComparisonRow, reading: TimeReading, perStep: PerStep | undefined): string | undefined {
+  if (reading.notCompared) return `not compared: ${notComparedText(reading, perStep)}`;
+  if (!reading.shares || !perStep) return row.note;
+  const notes = [
+    `steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`,
+    `share of GPU time ${reading.shares[0].toFixed(1)}% → ${reading.shares[1].toFixed(1)}%`,
+  ];
+  if (reading.neitherRan) notes.push('neither side ran it');
+  if (reading.shift?.within === 'step') notes.push(`a shift: it grew in a step that got faster (${stepMoveText(perStep)}), so it took over work; context, not a regression`);
+  if (reading.shift?.within === 'family') {
+    notes.push(`a shift within its family: ${reading.shift.family} GPU time per step changed ${stepTimeText(reading.shift.familyDeltaNs, true)}, so other kernels of it gave up the work; context, not a regression`);
+  }
+  return notes.join('; ');
+}
+
+/** A share row's note: what changed beside the share (a new or gone family or kernel, a kernel in or out of the top, its family). */
+function shareRowNote(row: ComparisonRow, reading: ShareReading): string | undefined {
+  const what = rowSubject(row)?.type === 'kernel' ? 'kernel' : 'family';
+  const notes: string[] = [];
+  if (reading.change === 'new') notes.push(`new ${what}`);
+  if (reading.change === 'gone') notes.push(`${what} gone`);
+  if (reading.change === 'entered-top') notes.push(`entered the top ${reading.top ?? '?'}`);
+  if (reading.change === 'left-top') notes.push(`left the top ${reading.top ?? '?'}`);
+  if (reading.family) notes.push(`family ${reading.family.baseline} → ${reading.family.current}`);
+  return notes.length ? notes.join('; ') : row.note;
+}
+
+/**
+ * A row's note, beside its sentence: what a metric's runs were (metricRowNote), a time per step's
+ * steps, share and shift, a share's change of rank or family. Written from the row's reading; a row
+ * of an older report shows the note it stored.
+ */
+export function rowNote(row: ComparisonRow, comparison?: Pick<Comparison, 'perStep'>): string | undefined {
+  const reading = row.reading;
+  if (reading?.kind === 'metric') return metricRowNote(row);
+  if (reading?.kind === 'time') return timeRowNote(row, reading, comparison?.perStep);
+  if (reading?.kind === 'share') return shareRowNote(row, reading);
+  return row.note;
+}
+
 function timeSentence(row: ComparisonRow, ctx: RowContext): string | undefined {
   const reading = row.reading?.kind === 'time' ? row.reading : undefined;
   const target = row.metric.startsWith(KERNEL_TIME_PREFIX) ? row.metric.slice(KERNEL_TIME_PREFIX.length) : row.metric;
   const label = subjectLabel(row, target, ctx);
   const perStep = ctx.comparison.perStep;
-  if (reading?.notCompared) {
-    const sides = reading.sides ?? [];
-    let why: string;
-    if (reading.notCompared === 'refused') why = 'the windows hold different kinds of step (see the time per step)';
-    else if (reading.notCompared === 'no-kernels') why = `${sides.length > 1 ? 'neither side has' : `the ${SIDE_RUN[sides[0] ?? 'baseline']} has`} no kernel capture`;
-    else why = sides.map((side) => `the ${SIDE_RUN[side]}'s steps are unknown (${perStep?.[side].text ?? 'no step evidence'})`).join('; ');
-    return `${label} time per step not compared: ${why}`;
-  }
+  if (reading?.notCompared) return `${label} time per step not compared: ${notComparedText(reading, perStep)}`;
   if ((row.status !== 'fail' && row.status !== 'warn') || row.baseline === null || row.current === null || row.delta === null || !reading || reading.warn === undefined) return undefined;
   const what = `${label} GPU time per step ${stepTimeText(row.baseline * 1e6)} → ${stepTimeText(row.current * 1e6)} (${stepTimeText(row.delta * 1e6, true)})`;
   const move = perStep ? ` (${stepMoveText(perStep)})` : '';

@@ -10,7 +10,7 @@ import { comparisonLines } from './verdict-lines.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
 import { commandInert, withHiddenShown } from './inert-text.js';
 import { explainedText, lockstepText, perStepHeadline, perStepNotes } from './per-step-text.js';
-import { stepTimeText } from '../compare/per-step.js';
+import { stepTimeText } from './percent-format.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   pass: 'PASS',

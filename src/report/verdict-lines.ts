@@ -78,7 +78,10 @@ function leadingLines(report: Report): string[] {
   ].filter((line): line is string => line !== undefined);
 }
 
-const formatMismatch = (m: { key: string; baseline: string; current: string }) => `${m.key}: ${m.baseline} → ${m.current}`;
+/** An environment key whose values differ, in words: `key: baseline → current` (an older report's line as it stored it). */
+export function formatMismatch(m: { key: string; baseline: string; current: string } | string): string {
+  return typeof m === 'string' ? m : `${m.key}: ${m.baseline} → ${m.current}`;
+}
 
 function sideShare(side: { share: number | null }): string {
   return side.share === null ? 'an unknown share' : `${Math.round(side.share * 100)}%`;

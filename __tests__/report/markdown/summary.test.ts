@@ -74,6 +74,13 @@ describe('renderSummary', () => {
     expect(md).toContain('[Workflow run](https://github.com/o/r/actions/runs/9)');
   });
 
+  it('lists the environment keys that differ, from their data (an older report as it stored them)', () => {
+    const base = makeReport({ rows: [] });
+    const withMismatch = (environmentMismatch: NonNullable<typeof base.comparison>['environmentMismatch']) => renderSummary({ ...base, comparison: { ...base.comparison!, environmentMismatch } });
+    expect(withMismatch([{ key: 'driver', baseline: '580.159.04', current: '570.86.15' }, { key: 'dtype', baseline: 'bfloat16', current: 'float16' }])).toContain('- Environment differs: driver: 580\\.159\\.04 → 570\\.86\\.15; dtype: bfloat16 → float16');
+    expect(withMismatch(['batch: 1 → 8'])).toContain('- Environment differs: batch: 1 → 8');
+  });
+
   it('says which baseline was missing when there is no comparison', () => {
     const none = renderSummary(makeReport({ rows: null }), { baselineNote: "no artifact 'profile-gate-main' on the default branch" });
     expect(none).toContain('No comparison: no artifact &#39;profile\\-gate\\-main&#39; on the default branch.');

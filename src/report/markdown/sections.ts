@@ -16,12 +16,12 @@ import { clip, safeCode, safeLink, safeText, safeUrl } from './text.js';
 import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
 import { reportKernelNames } from '../kernel-display-name.js';
-import { comparisonLines } from '../verdict-lines.js';
+import { comparisonLines, formatMismatch } from '../verdict-lines.js';
 import { metricRowNote } from '../row-lines.js';
 import type { ReportEntry } from '../merge-reports.js';
 import { isAlert, isQuiet } from '../row-attention.js';
 import { explainedText, lockstepText, perStepHeadline, perStepNotes } from '../per-step-text.js';
-import { stepTimeText } from '../../compare/per-step.js';
+import { stepTimeText } from '../percent-format.js';
 
 /** How much of each section to show. Levels go from richest to leanest. */
 export interface Detail {
@@ -456,7 +456,7 @@ export function baselineSection(entry: ReportEntry, h: string): string {
   const b = comparison.baseline;
   out.push(`- Used: ${safeText(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${safeCode(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${safeText(b.generatedAt, 40)}` : ''}`);
   out.push(`- Why: ${safeText(b.reason, 400)}`);
-  if (comparison.environmentMismatch.length) out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => safeText(m, 120)).join('; ')}`);
+  if (comparison.environmentMismatch.length) out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => safeText(formatMismatch(m), 120)).join('; ')}`);
   return out.join('\n');
 }
 
