@@ -1855,8 +1855,8 @@ var external_node_path_ = __nccwpck_require__(6760);
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 11 modules
-var analyze = __nccwpck_require__(8753);
+// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 12 modules
+var analyze = __nccwpck_require__(1186);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/errors.ts
@@ -9737,7 +9737,7 @@ ${flagsHelp('run', ['run-output'], 32)}
 Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
 async function defaultAnalyze(inputs, environment, which, gate, onCaptures) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 8753));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1186));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     const skipped = which.side === 'head' && which.skipped?.length ? { skippedInputs: which.skipped } : {};
     return analyze({
@@ -10890,7 +10890,6 @@ function widenedFloor(floor, spread) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   EA: () => (/* binding */ environmentMismatches),
-/* harmony export */   Ol: () => (/* binding */ formatMismatch),
 /* harmony export */   WS: () => (/* binding */ FINGERPRINT_KEYS),
 /* harmony export */   sU: () => (/* binding */ blockingMismatches)
 /* harmony export */ });
@@ -10957,9 +10956,6 @@ function environmentMismatches(baseline, current) {
         mismatches.push({ key, baseline: String(baseline[key]).trim(), current: String(current[key]).trim() });
     }
     return mismatches;
-}
-function formatMismatch(mismatch) {
-    return `${mismatch.key}: ${mismatch.baseline} → ${mismatch.current}`;
 }
 /** The mismatches not covered by the allowance (true allows all, a list allows those keys). */
 function blockingMismatches(mismatches, allow) {
@@ -11514,422 +11510,6 @@ function medianInterval(samples, level = _gate_options_js__WEBPACK_IMPORTED_MODU
 function withMedianInterval(metric) {
     const interval = medianInterval(metric.samples);
     return { ...metric, ci: interval ? [interval.low, interval.high] : null };
-}
-
-
-/***/ }),
-
-/***/ 3295:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Jy: () => (/* binding */ kernelTimeKeys),
-/* harmony export */   Y3: () => (/* binding */ kernelTimeRows),
-/* harmony export */   p5: () => (/* binding */ perStepAttribution),
-/* harmony export */   rJ: () => (/* binding */ noStepTimeChange),
-/* harmony export */   x: () => (/* binding */ stepTimeText)
-/* harmony export */ });
-/* unused harmony exports PER_STEP_KERNELS, measuredStepTime, MAX_KERNEL_TIME_OVER_STEP, MAX_STEP_TIME_RATIO_ACROSS_BASES, MAX_STEP_COUNT_RATIO, windowRefusal */
-/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
-/* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1126);
-/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7143);
-/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4490);
-/**
- * Where the time went, per decode step. Shares move when anything else moves and do not add up to a
- * slowdown; time per step does. Each side's GPU kernel time is divided by the decode steps its
- * capture covers (src/diagnose/step-count.ts counts them from evidence), by family and by kernel,
- * and the change is set against the measured change of step time from the workload's own numbers
- * (tok/s medians and the batch, or time per output token). What kernel time does not explain is
- * host or idle time. Before dividing, the two windows are checked for the same kind of step
- * (windowRefusal); refused, or without a step count on both sides, kernels are compared per launch,
- * or over the whole windows where the same work ran in far fewer steps (wholeWindowSound).
- * Every family and top kernel gets a `kernel-time` row that fails only when its time grew past its
- * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
- * fail level (not compared, visibly, without steps).
- */
-
-
-
-
-/** Kernels kept in the report, by size of change (the thresholds see every kernel). */
-const PER_STEP_KERNELS = 25;
-/** A time per step for people: `0.53 ms`, `84 µs`; signed with `+`/`−` when asked. */
-function stepTimeText(ns, signed = false) {
-    const abs = Math.abs(ns);
-    const sign = signed ? (ns > 0 ? '+' : ns < 0 ? '−' : '±') : ns < 0 ? '−' : '';
-    const body = abs >= 1e6 ? `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 2)} ms` : abs >= 1e3 ? `${(abs / 1e3).toFixed(abs >= 1e5 ? 0 : 1)} µs` : `${Math.round(abs)} ns`;
-    return `${sign}${body}`;
-}
-function metricValue(side, name) {
-    const value = side.metrics.find((m) => m.name === name)?.value;
-    return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
-}
-/** The measured step time of each side, from the workload's medians; per token when the batch is unknown. */
-function measuredStepTime(current, baseline, cur, base) {
-    const make = (basis, per, baselineNs, currentNs) => ({ basis, per, baselineNs, currentNs, deltaNs: currentNs - baselineNs });
-    const baseTok = metricValue(baseline, 'decode_tok_s');
-    const curTok = metricValue(current, 'decode_tok_s');
-    if (baseTok !== undefined && curTok !== undefined && base.tokensPerStep !== undefined && cur.tokensPerStep !== undefined) {
-        return make('decode_tok_s+batch', 'step', (base.tokensPerStep * 1e9) / baseTok, (cur.tokensPerStep * 1e9) / curTok);
-    }
-    for (const name of ['tpot_ms', 'itl_ms']) {
-        const b = metricValue(baseline, name);
-        const c = metricValue(current, name);
-        if (b !== undefined && c !== undefined)
-            return make(name, 'step', b * 1e6, c * 1e6);
-    }
-    if (baseTok !== undefined && curTok !== undefined)
-        return make('decode_tok_s', 'token', 1e9 / baseTok, 1e9 / curTok);
-    return null;
-}
-function siteText(kernel) {
-    const site = kernel.pythonSites?.[0];
-    return site ? `${site.file}:${site.line} (${site.function})` : undefined;
-}
-/** Kernels merged by name over devices, with their launches and where the most time was launched from. */
-function totalsByName(kernels) {
-    const byName = new Map();
-    for (const k of kernels) {
-        const seen = byName.get(k.name);
-        if (seen) {
-            seen.totalNs += k.totalNs;
-            seen.instances += k.instances ?? 0;
-            seen.launchedBy ??= k.launchedBy;
-            seen.site ??= siteText(k);
-        }
-        else {
-            byName.set(k.name, { name: k.name, family: k.family, totalNs: k.totalNs, instances: k.instances ?? 0, launchedBy: k.launchedBy, site: siteText(k) });
-        }
-    }
-    return byName;
-}
-/**
- * Kernel time per step per device may exceed the measured step time by this factor at most. A decode
- * step's kernels run mostly one after another on one stream (the demo pair's kernels are 94 % of the
- * measured step, 2.50 of 2.64 ms; the H200 pairs' 95-99 %); two streams overlapping completely (a
- * collective beside compute) would make 2. Beyond that, the window holds more work than its counted
- * steps.
- */
-const MAX_KERNEL_TIME_OVER_STEP = 2;
-/**
- * Counted from different evidence, the sides' kernel time per step may differ by this factor at most.
- * The largest change of one workload's code in the fixtures, FP8 weights expanded every step, moved
- * it 1.8× (2.70 → 4.94 ms); a count of other units (forward passes against decode steps, steps
- * against graph launches) moves it by the ratio of the units. Within one basis a larger change is
- * compared: a step that re-runs its prompt is a real regression of that size.
- */
-const MAX_STEP_TIME_RATIO_ACROSS_BASES = 3;
-/**
- * Without tokens per step on both sides, the two windows' step counts may differ by this factor at
- * most. Both sides of a pair run the same command under the same profiler, so the same work is the
- * same count of steps: every pair in the fixtures counts the same on both sides (8 and 8, 32 and
- * 32), and what moves a count without changing the step (a generation that ends at another
- * end-of-sequence token after a change of numerics, a window cut a little differently) moves it by
- * well under 2×. What changes the step itself divides the count by the tokens each step now carries:
- * n prompts packed into one forward by up to n (two prompts: 2×; four with their prefills packed:
- * 86 forwards → 10, 8.6×), speculative decoding by the tokens accepted per step. 1.5 refuses the
- * packing of two prompts and more: compared per step, each would read as a slower step although the
- * work got cheaper, and a faster change must not fail. The price is on the safe side: a window of
- * another length (over 1.5× the other's) without stated tokens per step is compared over the whole
- * windows, where nothing fails. A side that states its tokens per step (the batch) is compared on
- * those instead (a different length of window with the same tokens per step is sound per step).
- */
-const MAX_STEP_COUNT_RATIO = 1.5;
-/** Σ kernel time over the steps and devices of a side's window, in ns. */
-function kernelTimePerStep(kernels, count) {
-    let total = 0;
-    for (const k of kernels.values())
-        total += k.totalNs;
-    return total / (count.steps * count.devices);
-}
-/** A capture written by Nsight Systems (its kernel summary or its SQLite export). */
-function fromNsys(side) {
-    return (side.sources ?? []).some((s) => s.format.startsWith('nsys'));
-}
-/**
- * Whether the two windows hold the same kind of step, checked before dividing: the tokens each step
- * carries, each side's kernel time per step against its measured step time, and the step bases.
- * The first disagreement, or undefined when they agree (or nothing can tell).
- */
-function windowRefusal(sides, counts, kernelNs, measured) {
-    const { baseline: base, current: cur } = counts;
-    if (base.tokensPerStep !== undefined && cur.tokensPerStep !== undefined && base.tokensPerStep !== cur.tokensPerStep) {
-        return { cause: 'tokens-per-step', baseline: base.tokensPerStep, current: cur.tokensPerStep };
-    }
-    if (measured?.per === 'step') {
-        for (const side of ['current', 'baseline']) {
-            const stepNs = side === 'current' ? measured.currentNs : measured.baselineNs;
-            if (kernelNs[side] > MAX_KERNEL_TIME_OVER_STEP * stepNs) {
-                return { cause: 'kernel-time-exceeds-step', side, baseline: kernelNs[side], current: stepNs, ...(fromNsys(sides[side]) ? { fix: 'cuda-graph-trace-node' } : {}) };
-            }
-        }
-    }
-    if (base.basis !== cur.basis && kernelNs.baseline > 0 && kernelNs.current > 0) {
-        const ratio = kernelNs.current / kernelNs.baseline;
-        if (ratio > MAX_STEP_TIME_RATIO_ACROSS_BASES || ratio < 1 / MAX_STEP_TIME_RATIO_ACROSS_BASES) {
-            const nsys = fromNsys(ratio > 1 ? sides.current : sides.baseline);
-            return { cause: 'step-bases-differ', baseline: kernelNs.baseline, current: kernelNs.current, ...(nsys ? { fix: 'cuda-graph-trace-node' } : {}) };
-        }
-    }
-    if ((base.tokensPerStep === undefined || cur.tokensPerStep === undefined) && base.steps !== null && cur.steps !== null) {
-        const ratio = cur.steps / base.steps;
-        if (ratio > MAX_STEP_COUNT_RATIO || ratio < 1 / MAX_STEP_COUNT_RATIO)
-            return { cause: 'step-counts-differ', baseline: base.steps, current: cur.steps };
-    }
-    return undefined;
-}
-/** The workload-stated amounts of work that must agree for two whole windows to hold the same work. */
-const WORK_METRICS = ['output_tokens', 'prompt_tokens'];
-/**
- * Whether the two whole windows may be compared after a refusal for step counts: the same work in
- * fewer, larger steps is the same total on both sides, so each side's kernel time per device over
- * its window compares what the work cost. Not where the sides state different work (output or
- * prompt tokens), nor after another cause, whose windows hold different kinds of work or time.
- */
-function wholeWindowSound(refused, current, baseline) {
-    if (refused?.cause !== 'step-counts-differ')
-        return false;
-    return WORK_METRICS.every((name) => {
-        const b = metricValue(baseline, name);
-        const c = metricValue(current, name);
-        return b === undefined || c === undefined || b === c;
-    });
-}
-/** The `kernel:<name>` keys of the union of each side's top N kernels by GPU time (the rows the gate gives by default). */
-function topKernelKeys(base, cur, n) {
-    const top = (kernels) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name)).slice(0, n).map((k) => k.name);
-    return [...new Set([...top(base), ...top(cur)])].map((name) => `kernel:${name}`);
-}
-function perStepAttribution(current, baseline, topN = 10) {
-    const base = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__/* .stepCountOf */ .nS)(baseline);
-    const cur = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__/* .stepCountOf */ .nS)(current);
-    const baseKernels = totalsByName(baseline.kernels);
-    const curKernels = totalsByName(current.kernels);
-    const notes = [];
-    const measured = measuredStepTime(current, baseline, cur, base);
-    const counted = base.steps !== null && cur.steps !== null;
-    const checked = counted
-        ? windowRefusal({ current, baseline }, { current: cur, baseline: base }, { current: kernelTimePerStep(curKernels, cur), baseline: kernelTimePerStep(baseKernels, base) }, measured)
-        : undefined;
-    const whole = wholeWindowSound(checked, current, baseline);
-    const windowNs = (kernels, count) => [...kernels.values()].reduce((sum, k) => sum + k.totalNs, 0) / count.devices;
-    const refused = checked && whole ? { ...checked, window: { baselineNs: windowNs(baseKernels, base), currentNs: windowNs(curKernels, cur) } } : checked;
-    const perStepKnown = counted && !refused;
-    const byKey = new Map();
-    const kernelFamilies = new Map();
-    // Per step per device; per device over the whole window where that is compared; per launch when either side's steps are unknown.
-    const baseDiv = perStepKnown ? base.steps * base.devices : whole ? base.devices : 0;
-    const curDiv = perStepKnown ? cur.steps * cur.devices : whole ? cur.devices : 0;
-    const divided = perStepKnown || whole;
-    const kernels = [];
-    for (const name of new Set([...baseKernels.keys(), ...curKernels.keys()])) {
-        const b = baseKernels.get(name);
-        const c = curKernels.get(name);
-        const perLaunch = (t) => (t && t.instances > 0 ? t.totalNs / t.instances : 0);
-        const baselineNs = divided ? (b?.totalNs ?? 0) / baseDiv : perLaunch(b);
-        const currentNs = divided ? (c?.totalNs ?? 0) / curDiv : perLaunch(c);
-        const launchedBy = c?.launchedBy ?? b?.launchedBy;
-        const site = c?.site ?? b?.site;
-        kernels.push({
-            name,
-            family: (c ?? b).family,
-            baselineNs,
-            currentNs,
-            deltaNs: currentNs - baselineNs,
-            baselineLaunches: divided ? (b?.instances ?? 0) / baseDiv : (b?.instances ?? 0),
-            currentLaunches: divided ? (c?.instances ?? 0) / curDiv : (c?.instances ?? 0),
-            ...(launchedBy ? { launchedBy } : {}),
-            ...(site ? { site } : {}),
-        });
-        if (perStepKnown)
-            byKey.set(`kernel:${name}`, { baselineNs, currentNs });
-        kernelFamilies.set(`kernel:${name}`, (c ?? b).family);
-    }
-    kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
-    const families = [];
-    let kernelDeltaNs = null;
-    if (perStepKnown) {
-        const sums = new Map();
-        for (const k of kernels) {
-            const sum = sums.get(k.family) ?? { baselineNs: 0, currentNs: 0 };
-            sum.baselineNs += k.baselineNs;
-            sum.currentNs += k.currentNs;
-            sums.set(k.family, sum);
-        }
-        for (const [family, sum] of sums) {
-            families.push({ family, ...sum, deltaNs: sum.currentNs - sum.baselineNs });
-            byKey.set(`family:${family}`, sum);
-        }
-        families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.family.localeCompare(y.family));
-        kernelDeltaNs = families.reduce((sum, f) => sum + f.deltaNs, 0);
-        if (base.devices > 1 || cur.devices > 1)
-            notes.push('times are per step per device (kernel time over the devices, divided by them)');
-    }
-    else if (!refused) {
-        const missing = [base.steps === null ? `the baseline (${base.text})` : '', cur.steps === null ? `the current run (${cur.text})` : ''].filter(Boolean).join(' and ');
-        notes.push(`steps unknown for ${missing}: kernels compared by time per launch, not per step`);
-    }
-    let explainedShare = null;
-    if (measured?.per === 'step' && kernelDeltaNs !== null && measured.deltaNs !== 0)
-        explainedShare = kernelDeltaNs / measured.deltaNs;
-    if (measured?.per === 'token')
-        notes.push('tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it; state it with "batch": N in the workload\'s {"kind": "run", …} lines (references/formats.md)');
-    if (!measured)
-        notes.push('no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)');
-    return {
-        perStep: { unit: perStepKnown ? 'step' : whole ? 'window' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
-        byKey,
-        topKernels: perStepKnown ? topKernelKeys(baseKernels, curKernels, topN) : [],
-        kernelFamilies,
-    };
-}
-/** The metric whose medians give the measured step time. */
-const BASIS_METRIC = { tpot_ms: 'tpot_ms', itl_ms: 'itl_ms', 'decode_tok_s+batch': 'decode_tok_s', 'decode_tok_s': 'decode_tok_s' };
-/**
- * No change in time per step, decided from the data: the measured step time's row is not
- * significant (neither fail nor improved, its interval holds 0), and kernel time per step moved by
- * no more than that interval allows (its widest end times the baseline's step time): kernels that
- * moved within the runs' own noise are no story to tell. False when either is unknown.
- */
-function noStepTimeChange(perStep, rows) {
-    const measured = perStep.measured;
-    if (!measured || measured.per !== 'step' || perStep.kernelDeltaNs === null)
-        return false;
-    const row = rows.find((r) => r.kind === 'metric' && r.metric === BASIS_METRIC[measured.basis]);
-    if (!row?.ci || row.status === 'fail' || row.status === 'improved')
-        return false;
-    const [low, high] = row.ci;
-    if (!(low <= 0 && high >= 0))
-        return false;
-    // Relative bounds of the metric's change; for tok/s the step time moves by 1/(1 + change) − 1.
-    const reach = measured.basis.startsWith('decode_tok_s') ? Math.max(Math.abs(1 / (1 + low) - 1), Math.abs(1 / (1 + high) - 1)) : Math.max(Math.abs(low), Math.abs(high));
-    return Math.abs(perStep.kernelDeltaNs) <= reach * measured.baselineNs;
-}
-/** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
-function kernelTimeKeys(options) {
-    return Object.keys(options.thresholds).filter((key) => key.startsWith(_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR));
-}
-function stepMove(perStep) {
-    const kernelBaseNs = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
-    const measured = perStep.measured;
-    const baseStepNs = measured?.per === 'step' ? measured.baselineNs : kernelBaseNs;
-    if (measured) {
-        const per = measured.per === 'step' ? '/step' : ' per token';
-        return { faster: measured.deltaNs < 0, baseStepNs, text: `measured ${stepTimeText(measured.deltaNs, true)}${per}` };
-    }
-    const delta = perStep.kernelDeltaNs ?? 0;
-    return { faster: delta < 0, baseStepNs, text: `all kernels ${stepTimeText(delta, true)}/step, no step time measured` };
-}
-function timeLimits(key, move, options, measuredStep) {
-    const { warnPct, failPct, floorUs } = options.stepTimeThresholds;
-    const relative = (pct) => Math.max((pct / 100) * move.baseStepNs, floorUs * 1e3);
-    const set = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(options.thresholds, key);
-    if (set !== undefined) {
-        const warnNs = Math.min(relative(warnPct), set * 1e6);
-        return { failNs: set * 1e6, warnNs, reading: { kind: 'time', warn: warnNs / 1e6, basis: 'set' } };
-    }
-    const failNs = relative(failPct);
-    const warnNs = relative(warnPct);
-    const basis = failNs === floorUs * 1e3 ? { basis: 'floor', floorUs } : { basis: 'relative', pct: failPct, of: measuredStep ? 'step' : 'kernels', baseMs: move.baseStepNs / 1e6 };
-    return { failNs, warnNs, reading: { kind: 'time', warn: warnNs / 1e6, ...basis } };
-}
-function shareText(times, perStep) {
-    const totalBase = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
-    const totalCur = perStep.families.reduce((sum, f) => sum + f.currentNs, 0);
-    const pct = (part, whole) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
-    return `share of GPU time ${pct(times.baselineNs, totalBase)} → ${pct(times.currentNs, totalCur)}`;
-}
-/**
- * GPU time per step of every family, each side's top N kernels and each `kernel-time:` threshold's
- * target, a row each (`kernel-time:family:<id>`, `kernel-time:kernel:<name>`). A row warns or fails
- * only when its time grew past its threshold and the step did not get faster; grown in a faster step
- * it took over work (a shift): context, status info. Shrunk past the warn level it is improved.
- * Without a comparison per step (steps unknown on a side, or refused) only the thresholds set get a
- * row, not compared and saying why (insufficient data, never a pass).
- */
-function kernelTimeRows(analysis, options) {
-    const { perStep } = analysis;
-    const explicit = kernelTimeKeys(options).map((key) => key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR.length));
-    if (perStep.unit !== 'step')
-        return explicit.map((target) => notComparedRow(target, perStep, options));
-    const targets = [...new Set([...perStep.families.map((f) => `family:${f.family}`), ...analysis.topKernels, ...explicit])];
-    const move = stepMove(perStep);
-    const measuredStep = perStep.measured?.per === 'step';
-    const steps = `steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`;
-    return targets.map((target) => {
-        const key = `${_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR}${target}`;
-        const times = analysis.byKey.get(target) ?? { baselineNs: 0, currentNs: 0 };
-        const deltaNs = times.currentNs - times.baselineNs;
-        const limits = timeLimits(key, move, options, measuredStep);
-        const notes = [steps, shareText(times, perStep)];
-        if (!analysis.byKey.has(target))
-            notes.push('neither side ran it');
-        let status = 'pass';
-        const family = analysis.kernelFamilies.get(target);
-        const familyTimes = family ? analysis.byKey.get(`family:${family}`) : undefined;
-        // A kernel that grew while its family did not took work from its own family (another GEMM picked, a kernel renamed).
-        const withinFamily = target.startsWith('kernel:') && (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(options.thresholds, key) === undefined && familyTimes !== undefined && familyTimes.currentNs - familyTimes.baselineNs < limits.warnNs;
-        if (deltaNs >= limits.warnNs && move.faster) {
-            status = 'info';
-            notes.push(`a shift: it grew in a step that got faster (${move.text}), so it took over work; context, not a regression`);
-        }
-        else if (deltaNs >= limits.warnNs && withinFamily) {
-            status = 'info';
-            notes.push(`a shift within its family: ${family} GPU time per step changed ${stepTimeText(familyTimes.currentNs - familyTimes.baselineNs, true)}, so other kernels of it gave up the work; context, not a regression`);
-        }
-        else if (deltaNs >= limits.failNs) {
-            status = 'fail';
-        }
-        else if (deltaNs >= limits.warnNs) {
-            status = 'warn';
-        }
-        else if (-deltaNs >= limits.warnNs) {
-            status = 'improved';
-        }
-        const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .keySubject */ .Y3)(target);
-        const row = {
-            metric: key,
-            kind: 'kernel-time',
-            unit: 'ms/step',
-            baseline: times.baselineNs / 1e6,
-            current: times.currentNs / 1e6,
-            delta: deltaNs / 1e6,
-            ci: null,
-            threshold: limits.failNs / 1e6,
-            status,
-            note: notes.join('; '),
-            ...(subject ? { subject } : {}),
-            reading: limits.reading,
-        };
-        return { row };
-    });
-}
-/** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
-function notComparedRow(target, perStep, options) {
-    const key = `${_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR}${target}`;
-    const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .keySubject */ .Y3)(target);
-    const why = perStep.refused
-        ? 'the windows hold different kinds of step (see the time per step)'
-        : [perStep.baseline.steps === null ? `the baseline's steps are unknown (${perStep.baseline.text})` : '', perStep.current.steps === null ? `the current run's steps are unknown (${perStep.current.text})` : '']
-            .filter(Boolean)
-            .join('; ');
-    const row = {
-        metric: key,
-        kind: 'kernel-time',
-        unit: 'ms/step',
-        baseline: null,
-        current: null,
-        delta: null,
-        ci: null,
-        threshold: (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(options.thresholds, key),
-        status: 'insufficient-data',
-        note: `not compared: ${why}`,
-        ...(subject ? { subject } : {}),
-        reading: perStep.refused
-            ? { kind: 'time', notCompared: 'refused' }
-            : { kind: 'time', notCompared: 'steps-unknown', sides: [...(perStep.baseline.steps === null ? ['baseline'] : []), ...(perStep.current.steps === null ? ['current'] : [])] },
-    };
-    return { row };
 }
 
 
@@ -27924,7 +27504,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   r3: () => (/* binding */ rowSubject)
 });
 
-// UNUSED EXPORTS: AcceptanceNoteSchema, AcceptanceSchema, BASELINE_ORIGINS, ComparisonNoteSchema, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, EnvironmentMismatchSchema, FindingReadingSchema, FindingSchema, KernelChangeSchema, KernelGateSchema, LeftOutRunSchema, LockstepKernelSchema, MeasuredStepSchema, MetricReadingSchema, PerStepKernelSchema, PerStepSchema, RowReadingSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, ShareReadingSchema, SideSchema, SkippedInputSchema, StallSideSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, ThrottleReadingSchema, ThrottleSideSchema, TimeReadingSchema, VerdictSchema
+// UNUSED EXPORTS: AcceptanceNoteSchema, AcceptanceSchema, BASELINE_ORIGINS, ComparisonNoteSchema, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, EnvironmentMismatchSchema, FindingReadingSchema, FindingSchema, KernelChangeSchema, KernelGateSchema, LeftOutRunSchema, LockstepKernelSchema, MeasuredStepSchema, MetricReadingSchema, PerStepKernelSchema, PerStepNoteSchema, PerStepSchema, RowReadingSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, ShareReadingSchema, SideSchema, SkippedInputSchema, StallSideSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, ThrottleReadingSchema, ThrottleSideSchema, TimeReadingSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -28197,6 +27777,9 @@ const MetricReadingSchema = schemas/* object */.Ikc({
  * `floor`, or a percent (`pct`) of the baseline's step (`of: step`, measured) or of its kernel time
  * per step (`of: kernels`), `baseMs` long. Without a comparison per step: why the row was not
  * compared (`refused`, `steps-unknown` with the sides, `no-kernels` with the sides lacking a capture).
+ * Compared: each side's share of GPU time per step (`shares`, in %), whether neither side ran it
+ * (`neitherRan`), and a growth read as a shift of work (`shift`): in a step that got faster
+ * (`step`), or within its family, whose time per step changed only `familyDeltaNs` (`family`).
  */
 const TimeReadingSchema = schemas/* object */.Ikc({
     kind: schemas/* literal */.euz('time'),
@@ -28208,14 +27791,30 @@ const TimeReadingSchema = schemas/* object */.Ikc({
     baseMs: schemas/* number */.aig().optional(),
     notCompared: schemas/* enum */.k5n(['refused', 'steps-unknown', 'no-kernels']).optional(),
     sides: schemas/* array */.YOg(SideSchema).optional(),
+    shares: schemas/* tuple */.PVZ([schemas/* number */.aig(), schemas/* number */.aig()]).optional(),
+    neitherRan: schemas/* boolean */.zMY().optional(),
+    shift: schemas/* discriminatedUnion */.gMt('within', [
+        schemas/* object */.Ikc({ within: schemas/* literal */.euz('step') }),
+        schemas/* object */.Ikc({ within: schemas/* literal */.euz('family'), family: KernelFamilySchema, familyDeltaNs: schemas/* number */.aig() }),
+    ])
+        .optional(),
 });
 /**
  * A share row's fail threshold (its warn threshold is the row's `threshold`), in pp, and, where it
  * moved that far but shares are context only (status info), why: time per step judges kernels
  * (`time`), the windows hold different kinds of step (`refused`), or throughput improved and a share
- * grows when others shrink (`throughput-improved`).
+ * grows when others shrink (`throughput-improved`). What changed beside the share (`change`): the
+ * family or kernel is `new` or `gone`, or a kernel `entered-top` or `left-top` the `top` kernels by
+ * GPU time; a kernel whose family differs between the sides (`family`: each side's).
  */
-const ShareReadingSchema = schemas/* object */.Ikc({ kind: schemas/* literal */.euz('share'), fail: schemas/* number */.aig(), context: schemas/* enum */.k5n(['time', 'refused', 'throughput-improved']).optional() });
+const ShareReadingSchema = schemas/* object */.Ikc({
+    kind: schemas/* literal */.euz('share'),
+    fail: schemas/* number */.aig(),
+    context: schemas/* enum */.k5n(['time', 'refused', 'throughput-improved']).optional(),
+    change: schemas/* enum */.k5n(['new', 'gone', 'entered-top', 'left-top']).optional(),
+    top: schemas/* number */.aig().int().positive().optional(),
+    family: schemas/* object */.Ikc({ baseline: KernelFamilySchema, current: KernelFamilySchema }).optional(),
+});
 /**
  * A finding row's change: `new` since the baseline, `resolved`, `present` on both sides,
  * `explained` on one side by another finding (`explainedIn`: that side, where it stepped back as a
@@ -28252,6 +27851,7 @@ const ComparisonRowSchema = schemas/* object */.Ikc({
     /** Samples of the metric each side left out of those counts (unreadable, warm-up, stalled runs); metric rows only, absent in older reports. */
     leftOut: schemas/* tuple */.PVZ([schemas/* number */.aig().int().nonnegative(), schemas/* number */.aig().int().nonnegative()]).optional(),
     status: RowStatusSchema,
+    /** The row's note in words, as reports written before `reading` held it stored it (renderers write it from `reading` now: src/report/row-lines.ts rowNote). */
     note: schemas/* string */.YjP().optional(),
     /**
      * A gated metric its runs could not decide (status `insufficient-data`): why, each side's
@@ -28373,6 +27973,18 @@ const StepRefusalSchema = schemas/* object */.Ikc({
     window: schemas/* object */.Ikc({ baselineNs: schemas/* number */.aig().nonnegative(), currentNs: schemas/* number */.aig().nonnegative() }).optional(),
 });
 /**
+ * What limits the reading of the time per step (renderers write the words): times are per step per
+ * device (`per-device`); steps unknown on `sides`, so kernels are compared per launch
+ * (`steps-unknown`); the measured change is per token, the tokens per step being unknown on a side
+ * (`per-token`); no measured step time on both sides (`no-measured-step`).
+ */
+const PerStepNoteSchema = schemas/* discriminatedUnion */.gMt('kind', [
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('per-device') }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('steps-unknown'), sides: schemas/* array */.YOg(SideSchema) }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('per-token') }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('no-measured-step') }),
+]);
+/**
  * Where the time went, per decode step: GPU time per step by family and kernel on each side and the
  * change, set against the measured change of step time. Kernel time that does not add up to the
  * measured change is host or idle time. When either side's steps are unknown, `unit` is `launch`:
@@ -28399,8 +28011,8 @@ const PerStepSchema = schemas/* object */.Ikc({
      * allows. Renderers then say so instead of naming a kernel. Absent in older reports.
      */
     noChange: schemas/* boolean */.zMY().optional(),
-    /** What limits the reading, in words (batch unknown, per-token, devices). */
-    notes: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
+    /** What limits the reading, as data (a string only in older reports, which stored the words). */
+    notes: schemas/* array */.YOg(schemas/* union */.KCZ([PerStepNoteSchema, schemas/* string */.YjP()])).default([]),
     /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`, or `window`). */
     refused: StepRefusalSchema.optional(),
 });
@@ -28462,7 +28074,8 @@ const ComparisonSchema = schemas/* object */.Ikc({
         generatedAt: schemas/* string */.YjP().optional(),
         reason: schemas/* string */.YjP(),
     }),
-    environmentMismatch: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
+    /** The environment keys whose values differ, each side's value (a string `key: a → b` only in older reports). */
+    environmentMismatch: schemas/* array */.YOg(schemas/* union */.KCZ([EnvironmentMismatchSchema, schemas/* string */.YjP()])).default([]),
     rows: schemas/* array */.YOg(ComparisonRowSchema),
     kernelChanges: schemas/* array */.YOg(KernelChangeSchema).default([]),
     newFindings: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
@@ -28789,7 +28402,7 @@ class TraceEvents {
 
 /***/ }),
 
-/***/ 8753:
+/***/ 1186:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29743,13 +29356,12 @@ function limitsFor(key, options, mode = { mode: 'fallback', throughputImproved: 
         return { ...limits, context: 'throughput-improved' };
     return limits;
 }
-function shareRow(metric, subject, baseShare, curShare, limits, extra, of = 'GPU time') {
+function shareRow(metric, subject, baseShare, curShare, limits, change, of = 'GPU time') {
     const kind = subject.type === 'kernel' ? 'kernel-share' : 'family-share';
     const baseline = baseShare * 100;
     const current = curShare * 100;
     const delta = current - baseline;
     let status = 'pass';
-    const notes = [...extra];
     // A share that moved as far as a warning where shares are context: said so as data (its reading).
     let context;
     if (limits.context) {
@@ -29774,9 +29386,8 @@ function shareRow(metric, subject, baseShare, curShare, limits, extra, of = 'GPU
         ci: null,
         threshold: limits.warn,
         status,
-        ...(notes.length ? { note: notes.join('; ') } : {}),
         subject,
-        reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}) },
+        reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}), ...change },
     };
     return { row };
 }
@@ -29785,12 +29396,8 @@ function compareFamilies(current, baseline, options, mode) {
     const cur = new Map(current.families.map((f) => [f.family, f.share]));
     const families = [...new Set([...base.keys(), ...cur.keys()])].sort();
     return families.map((family) => {
-        const extra = [];
-        if (!base.has(family))
-            extra.push('new family');
-        if (!cur.has(family))
-            extra.push('family gone');
-        return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), extra);
+        const change = !base.has(family) ? { change: 'new' } : !cur.has(family) ? { change: 'gone' } : {};
+        return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), change);
     });
 }
 /** Exposed collective time over the active span: of the worst rank when there are ranks with timelines. */
@@ -29814,7 +29421,7 @@ function compareCommunication(current, baseline, options) {
     if (!hasTimeline(current) || !hasTimeline(baseline))
         return [];
     const metric = 'communication:exposed';
-    return [shareRow(metric, { type: 'communication', id: 'exposed' }, base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
+    return [shareRow(metric, { type: 'communication', id: 'exposed' }, base ?? 0, cur ?? 0, limitsFor(metric, options), {}, 'the active span (collectives no compute overlaps)')];
 }
 function compareKernels(current, baseline, options, mode) {
     const base = kernelsByName(baseline.kernels);
@@ -29827,18 +29434,18 @@ function compareKernels(current, baseline, options, mode) {
     for (const name of names) {
         const b = base.get(name);
         const c = cur.get(name);
-        const extra = [];
-        if (!b)
-            extra.push('new kernel');
-        else if (!c)
-            extra.push('kernel gone');
-        else if (!baseTop.has(name))
-            extra.push(`entered the top ${options.topN}`);
-        else if (!curTop.has(name))
-            extra.push(`left the top ${options.topN}`);
+        const change = !b
+            ? { change: 'new' }
+            : !c
+                ? { change: 'gone' }
+                : !baseTop.has(name)
+                    ? { change: 'entered-top', top: options.topN }
+                    : !curTop.has(name)
+                        ? { change: 'left-top', top: options.topN }
+                        : {};
         if (b && c && b.family !== c.family)
-            extra.push(`family ${b.family} → ${c.family}`);
-        rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), extra));
+            change.family = { baseline: b.family, current: c.family };
+        rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), change));
     }
     // The time changes of every kernel either side ran (the kernels table shows more than the top N).
     for (const name of new Set([...base.keys(), ...cur.keys()])) {
@@ -29855,8 +29462,385 @@ function compareKernels(current, baseline, options, mode) {
     return { rows, changes };
 }
 
-// EXTERNAL MODULE: ./src/compare/per-step.ts
-var per_step = __nccwpck_require__(3295);
+// EXTERNAL MODULE: ./src/diagnose/step-count.ts
+var step_count = __nccwpck_require__(1126);
+;// CONCATENATED MODULE: ./src/compare/per-step.ts
+/**
+ * Where the time went, per decode step. Shares move when anything else moves and do not add up to a
+ * slowdown; time per step does. Each side's GPU kernel time is divided by the decode steps its
+ * capture covers (src/diagnose/step-count.ts counts them from evidence), by family and by kernel,
+ * and the change is set against the measured change of step time from the workload's own numbers
+ * (tok/s medians and the batch, or time per output token). What kernel time does not explain is
+ * host or idle time. Before dividing, the two windows are checked for the same kind of step
+ * (windowRefusal); refused, or without a step count on both sides, kernels are compared per launch,
+ * or over the whole windows where the same work ran in far fewer steps (wholeWindowSound).
+ * Every family and top kernel gets a `kernel-time` row that fails only when its time grew past its
+ * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
+ * fail level (not compared, visibly, without steps).
+ */
+
+
+
+
+/** Kernels kept in the report, by size of change (the thresholds see every kernel). */
+const PER_STEP_KERNELS = 25;
+function metricValue(side, name) {
+    const value = side.metrics.find((m) => m.name === name)?.value;
+    return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+/** The measured step time of each side, from the workload's medians; per token when the batch is unknown. */
+function measuredStepTime(current, baseline, cur, base) {
+    const make = (basis, per, baselineNs, currentNs) => ({ basis, per, baselineNs, currentNs, deltaNs: currentNs - baselineNs });
+    const baseTok = metricValue(baseline, 'decode_tok_s');
+    const curTok = metricValue(current, 'decode_tok_s');
+    if (baseTok !== undefined && curTok !== undefined && base.tokensPerStep !== undefined && cur.tokensPerStep !== undefined) {
+        return make('decode_tok_s+batch', 'step', (base.tokensPerStep * 1e9) / baseTok, (cur.tokensPerStep * 1e9) / curTok);
+    }
+    for (const name of ['tpot_ms', 'itl_ms']) {
+        const b = metricValue(baseline, name);
+        const c = metricValue(current, name);
+        if (b !== undefined && c !== undefined)
+            return make(name, 'step', b * 1e6, c * 1e6);
+    }
+    if (baseTok !== undefined && curTok !== undefined)
+        return make('decode_tok_s', 'token', 1e9 / baseTok, 1e9 / curTok);
+    return null;
+}
+function siteText(kernel) {
+    const site = kernel.pythonSites?.[0];
+    return site ? `${site.file}:${site.line} (${site.function})` : undefined;
+}
+/** Kernels merged by name over devices, with their launches and where the most time was launched from. */
+function totalsByName(kernels) {
+    const byName = new Map();
+    for (const k of kernels) {
+        const seen = byName.get(k.name);
+        if (seen) {
+            seen.totalNs += k.totalNs;
+            seen.instances += k.instances ?? 0;
+            seen.launchedBy ??= k.launchedBy;
+            seen.site ??= siteText(k);
+        }
+        else {
+            byName.set(k.name, { name: k.name, family: k.family, totalNs: k.totalNs, instances: k.instances ?? 0, launchedBy: k.launchedBy, site: siteText(k) });
+        }
+    }
+    return byName;
+}
+/**
+ * Kernel time per step per device may exceed the measured step time by this factor at most. A decode
+ * step's kernels run mostly one after another on one stream (the demo pair's kernels are 94 % of the
+ * measured step, 2.50 of 2.64 ms; the H200 pairs' 95-99 %); two streams overlapping completely (a
+ * collective beside compute) would make 2. Beyond that, the window holds more work than its counted
+ * steps.
+ */
+const MAX_KERNEL_TIME_OVER_STEP = 2;
+/**
+ * Counted from different evidence, the sides' kernel time per step may differ by this factor at most.
+ * The largest change of one workload's code in the fixtures, FP8 weights expanded every step, moved
+ * it 1.8× (2.70 → 4.94 ms); a count of other units (forward passes against decode steps, steps
+ * against graph launches) moves it by the ratio of the units. Within one basis a larger change is
+ * compared: a step that re-runs its prompt is a real regression of that size.
+ */
+const MAX_STEP_TIME_RATIO_ACROSS_BASES = 3;
+/**
+ * Without tokens per step on both sides, the two windows' step counts may differ by this factor at
+ * most. Both sides of a pair run the same command under the same profiler, so the same work is the
+ * same count of steps: every pair in the fixtures counts the same on both sides (8 and 8, 32 and
+ * 32), and what moves a count without changing the step (a generation that ends at another
+ * end-of-sequence token after a change of numerics, a window cut a little differently) moves it by
+ * well under 2×. What changes the step itself divides the count by the tokens each step now carries:
+ * n prompts packed into one forward by up to n (two prompts: 2×; four with their prefills packed:
+ * 86 forwards → 10, 8.6×), speculative decoding by the tokens accepted per step. 1.5 refuses the
+ * packing of two prompts and more: compared per step, each would read as a slower step although the
+ * work got cheaper, and a faster change must not fail. The price is on the safe side: a window of
+ * another length (over 1.5× the other's) without stated tokens per step is compared over the whole
+ * windows, where nothing fails. A side that states its tokens per step (the batch) is compared on
+ * those instead (a different length of window with the same tokens per step is sound per step).
+ */
+const MAX_STEP_COUNT_RATIO = 1.5;
+/** Σ kernel time over the steps and devices of a side's window, in ns. */
+function kernelTimePerStep(kernels, count) {
+    let total = 0;
+    for (const k of kernels.values())
+        total += k.totalNs;
+    return total / (count.steps * count.devices);
+}
+/** A capture written by Nsight Systems (its kernel summary or its SQLite export). */
+function fromNsys(side) {
+    return (side.sources ?? []).some((s) => s.format.startsWith('nsys'));
+}
+/**
+ * Whether the two windows hold the same kind of step, checked before dividing: the tokens each step
+ * carries, each side's kernel time per step against its measured step time, and the step bases.
+ * The first disagreement, or undefined when they agree (or nothing can tell).
+ */
+function windowRefusal(sides, counts, kernelNs, measured) {
+    const { baseline: base, current: cur } = counts;
+    if (base.tokensPerStep !== undefined && cur.tokensPerStep !== undefined && base.tokensPerStep !== cur.tokensPerStep) {
+        return { cause: 'tokens-per-step', baseline: base.tokensPerStep, current: cur.tokensPerStep };
+    }
+    if (measured?.per === 'step') {
+        for (const side of ['current', 'baseline']) {
+            const stepNs = side === 'current' ? measured.currentNs : measured.baselineNs;
+            if (kernelNs[side] > MAX_KERNEL_TIME_OVER_STEP * stepNs) {
+                return { cause: 'kernel-time-exceeds-step', side, baseline: kernelNs[side], current: stepNs, ...(fromNsys(sides[side]) ? { fix: 'cuda-graph-trace-node' } : {}) };
+            }
+        }
+    }
+    if (base.basis !== cur.basis && kernelNs.baseline > 0 && kernelNs.current > 0) {
+        const ratio = kernelNs.current / kernelNs.baseline;
+        if (ratio > MAX_STEP_TIME_RATIO_ACROSS_BASES || ratio < 1 / MAX_STEP_TIME_RATIO_ACROSS_BASES) {
+            const nsys = fromNsys(ratio > 1 ? sides.current : sides.baseline);
+            return { cause: 'step-bases-differ', baseline: kernelNs.baseline, current: kernelNs.current, ...(nsys ? { fix: 'cuda-graph-trace-node' } : {}) };
+        }
+    }
+    if ((base.tokensPerStep === undefined || cur.tokensPerStep === undefined) && base.steps !== null && cur.steps !== null) {
+        const ratio = cur.steps / base.steps;
+        if (ratio > MAX_STEP_COUNT_RATIO || ratio < 1 / MAX_STEP_COUNT_RATIO)
+            return { cause: 'step-counts-differ', baseline: base.steps, current: cur.steps };
+    }
+    return undefined;
+}
+/** The workload-stated amounts of work that must agree for two whole windows to hold the same work. */
+const WORK_METRICS = ['output_tokens', 'prompt_tokens'];
+/**
+ * Whether the two whole windows may be compared after a refusal for step counts: the same work in
+ * fewer, larger steps is the same total on both sides, so each side's kernel time per device over
+ * its window compares what the work cost. Not where the sides state different work (output or
+ * prompt tokens), nor after another cause, whose windows hold different kinds of work or time.
+ */
+function wholeWindowSound(refused, current, baseline) {
+    if (refused?.cause !== 'step-counts-differ')
+        return false;
+    return WORK_METRICS.every((name) => {
+        const b = metricValue(baseline, name);
+        const c = metricValue(current, name);
+        return b === undefined || c === undefined || b === c;
+    });
+}
+/** The `kernel:<name>` keys of the union of each side's top N kernels by GPU time (the rows the gate gives by default). */
+function topKernelKeys(base, cur, n) {
+    const top = (kernels) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name)).slice(0, n).map((k) => k.name);
+    return [...new Set([...top(base), ...top(cur)])].map((name) => `kernel:${name}`);
+}
+function perStepAttribution(current, baseline, topN = 10) {
+    const base = (0,step_count/* stepCountOf */.nS)(baseline);
+    const cur = (0,step_count/* stepCountOf */.nS)(current);
+    const baseKernels = totalsByName(baseline.kernels);
+    const curKernels = totalsByName(current.kernels);
+    const notes = [];
+    const measured = measuredStepTime(current, baseline, cur, base);
+    const counted = base.steps !== null && cur.steps !== null;
+    const checked = counted
+        ? windowRefusal({ current, baseline }, { current: cur, baseline: base }, { current: kernelTimePerStep(curKernels, cur), baseline: kernelTimePerStep(baseKernels, base) }, measured)
+        : undefined;
+    const whole = wholeWindowSound(checked, current, baseline);
+    const windowNs = (kernels, count) => [...kernels.values()].reduce((sum, k) => sum + k.totalNs, 0) / count.devices;
+    const refused = checked && whole ? { ...checked, window: { baselineNs: windowNs(baseKernels, base), currentNs: windowNs(curKernels, cur) } } : checked;
+    const perStepKnown = counted && !refused;
+    const byKey = new Map();
+    const kernelFamilies = new Map();
+    // Per step per device; per device over the whole window where that is compared; per launch when either side's steps are unknown.
+    const baseDiv = perStepKnown ? base.steps * base.devices : whole ? base.devices : 0;
+    const curDiv = perStepKnown ? cur.steps * cur.devices : whole ? cur.devices : 0;
+    const divided = perStepKnown || whole;
+    const kernels = [];
+    for (const name of new Set([...baseKernels.keys(), ...curKernels.keys()])) {
+        const b = baseKernels.get(name);
+        const c = curKernels.get(name);
+        const perLaunch = (t) => (t && t.instances > 0 ? t.totalNs / t.instances : 0);
+        const baselineNs = divided ? (b?.totalNs ?? 0) / baseDiv : perLaunch(b);
+        const currentNs = divided ? (c?.totalNs ?? 0) / curDiv : perLaunch(c);
+        const launchedBy = c?.launchedBy ?? b?.launchedBy;
+        const site = c?.site ?? b?.site;
+        kernels.push({
+            name,
+            family: (c ?? b).family,
+            baselineNs,
+            currentNs,
+            deltaNs: currentNs - baselineNs,
+            baselineLaunches: divided ? (b?.instances ?? 0) / baseDiv : (b?.instances ?? 0),
+            currentLaunches: divided ? (c?.instances ?? 0) / curDiv : (c?.instances ?? 0),
+            ...(launchedBy ? { launchedBy } : {}),
+            ...(site ? { site } : {}),
+        });
+        if (perStepKnown)
+            byKey.set(`kernel:${name}`, { baselineNs, currentNs });
+        kernelFamilies.set(`kernel:${name}`, (c ?? b).family);
+    }
+    kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+    const families = [];
+    let kernelDeltaNs = null;
+    if (perStepKnown) {
+        const sums = new Map();
+        for (const k of kernels) {
+            const sum = sums.get(k.family) ?? { baselineNs: 0, currentNs: 0 };
+            sum.baselineNs += k.baselineNs;
+            sum.currentNs += k.currentNs;
+            sums.set(k.family, sum);
+        }
+        for (const [family, sum] of sums) {
+            families.push({ family, ...sum, deltaNs: sum.currentNs - sum.baselineNs });
+            byKey.set(`family:${family}`, sum);
+        }
+        families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.family.localeCompare(y.family));
+        kernelDeltaNs = families.reduce((sum, f) => sum + f.deltaNs, 0);
+        if (base.devices > 1 || cur.devices > 1)
+            notes.push({ kind: 'per-device' });
+    }
+    else if (!refused) {
+        notes.push({ kind: 'steps-unknown', sides: [...(base.steps === null ? ['baseline'] : []), ...(cur.steps === null ? ['current'] : [])] });
+    }
+    let explainedShare = null;
+    if (measured?.per === 'step' && kernelDeltaNs !== null && measured.deltaNs !== 0)
+        explainedShare = kernelDeltaNs / measured.deltaNs;
+    if (measured?.per === 'token')
+        notes.push({ kind: 'per-token' });
+    if (!measured)
+        notes.push({ kind: 'no-measured-step' });
+    return {
+        perStep: { unit: perStepKnown ? 'step' : whole ? 'window' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
+        byKey,
+        topKernels: perStepKnown ? topKernelKeys(baseKernels, curKernels, topN) : [],
+        kernelFamilies,
+    };
+}
+/** The metric whose medians give the measured step time. */
+const BASIS_METRIC = { tpot_ms: 'tpot_ms', itl_ms: 'itl_ms', 'decode_tok_s+batch': 'decode_tok_s', 'decode_tok_s': 'decode_tok_s' };
+/**
+ * No change in time per step, decided from the data: the measured step time's row is not
+ * significant (neither fail nor improved, its interval holds 0), and kernel time per step moved by
+ * no more than that interval allows (its widest end times the baseline's step time): kernels that
+ * moved within the runs' own noise are no story to tell. False when either is unknown.
+ */
+function noStepTimeChange(perStep, rows) {
+    const measured = perStep.measured;
+    if (!measured || measured.per !== 'step' || perStep.kernelDeltaNs === null)
+        return false;
+    const row = rows.find((r) => r.kind === 'metric' && r.metric === BASIS_METRIC[measured.basis]);
+    if (!row?.ci || row.status === 'fail' || row.status === 'improved')
+        return false;
+    const [low, high] = row.ci;
+    if (!(low <= 0 && high >= 0))
+        return false;
+    // Relative bounds of the metric's change; for tok/s the step time moves by 1/(1 + change) − 1.
+    const reach = measured.basis.startsWith('decode_tok_s') ? Math.max(Math.abs(1 / (1 + low) - 1), Math.abs(1 / (1 + high) - 1)) : Math.max(Math.abs(low), Math.abs(high));
+    return Math.abs(perStep.kernelDeltaNs) <= reach * measured.baselineNs;
+}
+/** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
+function kernelTimeKeys(options) {
+    return Object.keys(options.thresholds).filter((key) => key.startsWith(gate_options/* KERNEL_TIME_PREFIX */.TR));
+}
+function stepMove(perStep) {
+    const kernelBaseNs = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
+    const measured = perStep.measured;
+    const baseStepNs = measured?.per === 'step' ? measured.baselineNs : kernelBaseNs;
+    return { faster: (measured ? measured.deltaNs : (perStep.kernelDeltaNs ?? 0)) < 0, baseStepNs };
+}
+function timeLimits(key, move, options, measuredStep) {
+    const { warnPct, failPct, floorUs } = options.stepTimeThresholds;
+    const relative = (pct) => Math.max((pct / 100) * move.baseStepNs, floorUs * 1e3);
+    const set = (0,own_key/* ownValue */.e)(options.thresholds, key);
+    if (set !== undefined) {
+        const warnNs = Math.min(relative(warnPct), set * 1e6);
+        return { failNs: set * 1e6, warnNs, reading: { kind: 'time', warn: warnNs / 1e6, basis: 'set' } };
+    }
+    const failNs = relative(failPct);
+    const warnNs = relative(warnPct);
+    const basis = failNs === floorUs * 1e3 ? { basis: 'floor', floorUs } : { basis: 'relative', pct: failPct, of: measuredStep ? 'step' : 'kernels', baseMs: move.baseStepNs / 1e6 };
+    return { failNs, warnNs, reading: { kind: 'time', warn: warnNs / 1e6, ...basis } };
+}
+/** Each side's share of GPU time per step, in %. */
+function sharesOf(times, perStep) {
+    const totalBase = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
+    const totalCur = perStep.families.reduce((sum, f) => sum + f.currentNs, 0);
+    const pct = (part, whole) => (whole > 0 ? (part / whole) * 100 : 0);
+    return [pct(times.baselineNs, totalBase), pct(times.currentNs, totalCur)];
+}
+/**
+ * GPU time per step of every family, each side's top N kernels and each `kernel-time:` threshold's
+ * target, a row each (`kernel-time:family:<id>`, `kernel-time:kernel:<name>`). A row warns or fails
+ * only when its time grew past its threshold and the step did not get faster; grown in a faster step
+ * it took over work (a shift): context, status info. Shrunk past the warn level it is improved.
+ * Without a comparison per step (steps unknown on a side, or refused) only the thresholds set get a
+ * row, not compared and saying why (insufficient data, never a pass).
+ */
+function kernelTimeRows(analysis, options) {
+    const { perStep } = analysis;
+    const explicit = kernelTimeKeys(options).map((key) => key.slice(gate_options/* KERNEL_TIME_PREFIX */.TR.length));
+    if (perStep.unit !== 'step')
+        return explicit.map((target) => notComparedRow(target, perStep, options));
+    const targets = [...new Set([...perStep.families.map((f) => `family:${f.family}`), ...analysis.topKernels, ...explicit])];
+    const move = stepMove(perStep);
+    const measuredStep = perStep.measured?.per === 'step';
+    return targets.map((target) => {
+        const key = `${gate_options/* KERNEL_TIME_PREFIX */.TR}${target}`;
+        const times = analysis.byKey.get(target) ?? { baselineNs: 0, currentNs: 0 };
+        const deltaNs = times.currentNs - times.baselineNs;
+        const limits = timeLimits(key, move, options, measuredStep);
+        let status = 'pass';
+        let shift;
+        const family = analysis.kernelFamilies.get(target);
+        const familyTimes = family ? analysis.byKey.get(`family:${family}`) : undefined;
+        // A kernel that grew while its family did not took work from its own family (another GEMM picked, a kernel renamed).
+        const withinFamily = target.startsWith('kernel:') && (0,own_key/* ownValue */.e)(options.thresholds, key) === undefined && familyTimes !== undefined && familyTimes.currentNs - familyTimes.baselineNs < limits.warnNs;
+        if (deltaNs >= limits.warnNs && move.faster) {
+            status = 'info';
+            shift = { within: 'step' };
+        }
+        else if (deltaNs >= limits.warnNs && withinFamily && family) {
+            status = 'info';
+            shift = { within: 'family', family, familyDeltaNs: familyTimes.currentNs - familyTimes.baselineNs };
+        }
+        else if (deltaNs >= limits.failNs) {
+            status = 'fail';
+        }
+        else if (deltaNs >= limits.warnNs) {
+            status = 'warn';
+        }
+        else if (-deltaNs >= limits.warnNs) {
+            status = 'improved';
+        }
+        const subject = (0,model_report/* keySubject */.Y3)(target);
+        const row = {
+            metric: key,
+            kind: 'kernel-time',
+            unit: 'ms/step',
+            baseline: times.baselineNs / 1e6,
+            current: times.currentNs / 1e6,
+            delta: deltaNs / 1e6,
+            ci: null,
+            threshold: limits.failNs / 1e6,
+            status,
+            ...(subject ? { subject } : {}),
+            reading: { ...limits.reading, shares: sharesOf(times, perStep), ...(analysis.byKey.has(target) ? {} : { neitherRan: true }), ...(shift ? { shift } : {}) },
+        };
+        return { row };
+    });
+}
+/** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
+function notComparedRow(target, perStep, options) {
+    const key = `${gate_options/* KERNEL_TIME_PREFIX */.TR}${target}`;
+    const subject = (0,model_report/* keySubject */.Y3)(target);
+    const row = {
+        metric: key,
+        kind: 'kernel-time',
+        unit: 'ms/step',
+        baseline: null,
+        current: null,
+        delta: null,
+        ci: null,
+        threshold: (0,own_key/* ownValue */.e)(options.thresholds, key),
+        status: 'insufficient-data',
+        ...(subject ? { subject } : {}),
+        reading: perStep.refused
+            ? { kind: 'time', notCompared: 'refused' }
+            : { kind: 'time', notCompared: 'steps-unknown', sides: [...(perStep.baseline.steps === null ? ['baseline'] : []), ...(perStep.current.steps === null ? ['current'] : [])] },
+    };
+    return { row };
+}
+
 ;// CONCATENATED MODULE: ./src/compare/throttle-check.ts
 /**
  * Throttling against the baseline: which clock-event reasons make a comparison invalid. A thermal
@@ -30084,29 +30068,27 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     let perStep;
     let shareMode;
     if (hasKernels) {
-        const attribution = (0,per_step/* perStepAttribution */.p5)(current, baseline, options.topN);
+        const attribution = perStepAttribution(current, baseline, options.topN);
         perStep = attribution.perStep;
         // Time per step judges kernels where both sides have steps; shares are context then (shares.ts).
         const throughputImproved = metrics.rows.some((r) => r.row.status === 'improved') && !metrics.rows.some((r) => r.row.status === 'fail' || r.row.status === 'warn');
         shareMode = { mode: perStep.refused ? 'refused' : perStep.unit === 'step' ? 'time' : 'fallback', throughputImproved };
-        rows.push(...(0,per_step/* kernelTimeRows */.Y3)(attribution, options));
+        rows.push(...kernelTimeRows(attribution, options));
         rows.push(...compareFamilies(current, baseline, options, shareMode));
         rows.push(...compareCommunication(current, baseline, options));
         const kernels = compareKernels(current, baseline, options, shareMode);
         rows.push(...kernels.rows);
         kernelChanges = kernels.changes;
-        if ((0,per_step/* noStepTimeChange */.rJ)(perStep, metrics.rows.map((r) => r.row)))
+        if (noStepTimeChange(perStep, metrics.rows.map((r) => r.row)))
             perStep = { ...perStep, noChange: true };
     }
     else if (current.kernels.length || baseline.kernels.length) {
         notes.push({ kind: 'no-kernel-capture', side: current.kernels.length ? 'baseline' : 'current' });
     }
-    if (!hasKernels && (0,per_step/* kernelTimeKeys */.Jy)(options).length) {
+    if (!hasKernels && kernelTimeKeys(options).length) {
         // A time threshold with no kernels on a side is not a pass: each says it was not compared.
-        const missing = !current.kernels.length && !baseline.kernels.length ? 'neither side has' : `the ${current.kernels.length ? 'baseline' : 'current run'} has`;
         const sides = [...(baseline.kernels.length ? [] : ['baseline']), ...(current.kernels.length ? [] : ['current'])];
-        for (const key of (0,per_step/* kernelTimeKeys */.Jy)(options)) {
-            const note = `not compared: ${missing} no kernel capture`;
+        for (const key of kernelTimeKeys(options)) {
             rows.push({
                 row: {
                     metric: key,
@@ -30118,7 +30100,6 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
                     ci: null,
                     threshold: options.thresholds[key],
                     status: 'insufficient-data',
-                    note,
                     ...subjectField(key),
                     reading: { kind: 'time', notCompared: 'no-kernels', sides },
                 },
@@ -30145,7 +30126,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
             ...(baseline.generatedAt ? { generatedAt: baseline.generatedAt } : {}),
             reason: baseline.origin?.reason ?? 'baseline given',
         },
-        environmentMismatch: mismatches.map(fingerprint/* formatMismatch */.Ol),
+        environmentMismatch: mismatches,
         rows: rows.map((r) => r.row),
         kernelChanges,
         newFindings: findings.added,
@@ -30175,12 +30156,10 @@ function nothingGated(rows, metricsCompared, options, hasKernels) {
     if (rows.some((r) => (r.row.kind === 'family-share' || r.row.kind === 'kernel-share') && Object.hasOwn(options.thresholds, r.row.metric)))
         return undefined;
     const oneSided = rows.filter((r) => r.row.reading?.kind === 'metric' && r.row.reading.outcome === 'only-in').map((r) => r.row.metric);
-    const time = (0,per_step/* kernelTimeKeys */.Jy)(options).length ? 'thresholds-not-compared' : hasKernels ? 'no-threshold' : 'no-kernels';
+    const time = kernelTimeKeys(options).length ? 'thresholds-not-compared' : hasKernels ? 'no-threshold' : 'no-kernels';
     return { kind: 'nothing-gated', oneSided, time };
 }
 
-// EXTERNAL MODULE: ./src/diagnose/step-count.ts
-var step_count = __nccwpck_require__(1126);
 // EXTERNAL MODULE: ./src/diagnose/evidence.ts
 var diagnose_evidence = __nccwpck_require__(8179);
 // EXTERNAL MODULE: ./src/diagnose/rule.ts
@@ -32065,7 +32044,7 @@ function reportCharts(report) {
 /* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, gatedSign, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, perStepSection, chartsSection */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2138);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_17__ = __nccwpck_require__(2248);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_16__ = __nccwpck_require__(2248);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5500);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(949);
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4031);
@@ -32080,7 +32059,7 @@ function reportCharts(report) {
 /* harmony import */ var _row_lines_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(5104);
 /* harmony import */ var _row_attention_js__WEBPACK_IMPORTED_MODULE_14__ = __nccwpck_require__(2865);
 /* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_15__ = __nccwpck_require__(4146);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__ = __nccwpck_require__(3295);
+/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_17__ = __nccwpck_require__(2507);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
@@ -32222,7 +32201,7 @@ function findingsSection(report, d, h) {
         out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
     }
     // What the evidence could not establish: notes, not findings (they never decide a verdict).
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_17__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_16__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notes.length)
         out.push('', 'Notes on the evidence:', ...notes.map((n) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(n.message, d.textChars)}`));
     return out.join('\n');
@@ -32495,7 +32474,7 @@ function utilizationSection(report, d, h) {
         if (report.metrics.length > d.metrics)
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
     }
-    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_17__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_16__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notices.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
@@ -32522,7 +32501,7 @@ function baselineSection(entry, h) {
     out.push(`- Used: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
     out.push(`- Why: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(b.reason, 400)}`);
     if (comparison.environmentMismatch.length)
-        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
+        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_verdict_lines_js__WEBPACK_IMPORTED_MODULE_12__/* .formatMismatch */ .Ol)(m), 120)).join('; ')}`);
     return out.join('\n');
 }
 /** The dashboard link, naming the series (the dashboard groups reports by workload) this report is a point of. */
@@ -32606,18 +32585,18 @@ function perStepSection(report, d, h) {
     const measured = perStep.measured;
     if (measured) {
         const from = measured.basis === 'decode_tok_s+batch' ? 'decode_tok_s medians and the batch' : measured.basis === 'decode_tok_s' ? 'decode_tok_s medians (per token: the batch is unknown)' : `${measured.basis} medians`;
-        lines.push(`- Measured time per ${measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
+        lines.push(`- Measured time per ${measured.per}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
     }
     if (perStep.kernelDeltaNs !== null) {
         const share = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_15__/* .explainedText */ .GR)(perStep);
-        lines.push(`- GPU kernel time per step: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
+        lines.push(`- GPU kernel time per step: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
     }
     for (const note of (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_15__/* .perStepNotes */ .Xm)(perStep))
         lines.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(note, 300)}`);
     if (perStep.families.length) {
         lines.push('', '| family | baseline | current | delta per step |', '|---|---:|---:|---:|');
         for (const f of perStep.families.slice(0, d.families))
-            lines.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 60)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(f.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(f.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(f.deltaNs, true)} |`);
+            lines.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 60)} | ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(f.baselineNs)} | ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(f.currentNs)} | ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(f.deltaNs, true)} |`);
     }
     const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     const kernels = perStep.kernels.slice(0, Math.max(3, Math.min(d.kernels, 10)));
@@ -32625,7 +32604,7 @@ function perStepSection(report, d, h) {
         lines.push('', `| kernel | launches per ${per} | baseline | current | delta per ${per} | launched from |`, '|---|---:|---:|---:|---:|---|');
         for (const k of kernels) {
             const from = [k.launchedBy ?? '', k.site ?? ''].filter(Boolean).join(' / ');
-            lines.push(`| ${kernelCode(names(k.name), d.nameChars)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.baselineLaunches)} → ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.currentLaunches)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(k.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(k.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_16__/* .stepTimeText */ .x)(k.deltaNs, true)} | ${from ? (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(from, 160) : '—'} |`);
+            lines.push(`| ${kernelCode(names(k.name), d.nameChars)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.baselineLaunches)} → ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.currentLaunches)} | ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(k.baselineNs)} | ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(k.currentNs)} | ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(k.deltaNs, true)} | ${from ? (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(from, 160) : '—'} |`);
         }
     }
     return lines.join('\n');
@@ -33060,8 +33039,8 @@ function excludedGapsText(timeline) {
 /* harmony export */   Xm: () => (/* binding */ perStepNotes),
 /* harmony export */   h9: () => (/* binding */ lockstepText)
 /* harmony export */ });
-/* unused harmony export stepRefusalText */
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3295);
+/* unused harmony exports perStepNoteText, stepRefusalText */
+/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2507);
 
 /** A refused comparison per step in words: why the windows differ, what is compared instead, and the capture's fix (the data is perStep.refused). */
 function refusalText(refused, counts) {
@@ -33074,17 +33053,34 @@ function refusalText(refused, counts) {
         case 'kernel-time-exceeds-step': {
             const side = refused.side === 'baseline' ? 'the baseline' : 'the current run';
             const count = refused.side === 'baseline' ? counts.baseline : counts.current;
-            return `time per step not compared: ${side}'s kernels take ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.baseline)} per counted step, more than its measured step of ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.current)} allows, so its window holds more work than its ${stepsOf(count)}; ${then}${fix}`;
+            return `time per step not compared: ${side}'s kernels take ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.baseline)} per counted step, more than its measured step of ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.current)} allows, so its window holds more work than its ${stepsOf(count)}; ${then}${fix}`;
         }
         case 'step-bases-differ':
-            return `time per step not compared: the sides count steps from different evidence (the baseline ${stepsOf(counts.baseline)}, the current run ${stepsOf(counts.current)}) and their kernel time per step differs ${(refused.current / refused.baseline).toFixed(1)}× (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.baseline)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.current)}), more than a change of the code moves it; ${then}${fix}`;
+            return `time per step not compared: the sides count steps from different evidence (the baseline ${stepsOf(counts.baseline)}, the current run ${stepsOf(counts.current)}) and their kernel time per step differs ${(refused.current / refused.baseline).toFixed(1)}× (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.baseline)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(refused.current)}), more than a change of the code moves it; ${then}${fix}`;
         case 'step-counts-differ':
             return stepCountsText(refused, counts);
     }
 }
+/** What limits the reading of the time per step, in words (an older report's note as it stored it). */
+function perStepNoteText(note, perStep) {
+    if (typeof note === 'string')
+        return note;
+    switch (note.kind) {
+        case 'per-device':
+            return 'times are per step per device (kernel time over the devices, divided by them)';
+        case 'steps-unknown': {
+            const missing = note.sides.map((side) => `${side === 'baseline' ? 'the baseline' : 'the current run'} (${perStep[side].text})`).join(' and ');
+            return `steps unknown for ${missing}: kernels compared by time per launch, not per step`;
+        }
+        case 'per-token':
+            return 'tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it; state it with "batch": N in the workload\'s {"kind": "run", …} lines (references/formats.md)';
+        case 'no-measured-step':
+            return 'no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)';
+    }
+}
 /** The notes of the time per step: a refusal first (written from its data), then what limits the reading. */
 function perStepNotes(perStep) {
-    return [...(perStep.refused ? [refusalText(perStep.refused, perStep)] : []), ...perStep.notes];
+    return [...(perStep.refused ? [refusalText(perStep.refused, perStep)] : []), ...perStep.notes.map((note) => perStepNoteText(note, perStep))];
 }
 /** Below this share of a slowdown, the sentence says that the rest is host or idle time. */
 const MOSTLY_EXPLAINED = 0.8;
@@ -33100,7 +33096,7 @@ function origin(kernel, parts) {
 const ANCHOR_WORD = { 'attention-softmax': 'softmax' };
 /** A kernel a finding names in lockstep with its own, for its evidence lines: `name` (2 per softmax launch, 298 µs/step). */
 function lockstepText(kernel, parts) {
-    const time = kernel.nsPerStep === null ? `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(kernel.totalNs)} over ${kernel.launches} launches, steps unknown` : `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(kernel.nsPerStep)}/step`;
+    const time = kernel.nsPerStep === null ? `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(kernel.totalNs)} over ${kernel.launches} launches, steps unknown` : `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(kernel.nsPerStep)}/step`;
     return `${parts.kernel(kernel.name)} (${kernel.perLaunch} per ${ANCHOR_WORD[kernel.anchor] ?? kernel.anchor} launch, ${time})`;
 }
 /**
@@ -33140,7 +33136,7 @@ function stepCountsText(refused, perStep) {
     if (!window)
         return `${head}; kernels compared per launch, and nothing fails on them; ${fix}`;
     const change = window.baselineNs > 0 ? ` (${window.currentNs >= window.baselineNs ? '+' : '−'}${Math.round((Math.abs(window.currentNs - window.baselineNs) / window.baselineNs) * 100)} %)` : '';
-    return `${head}; over the whole window, kernels take ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(window.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(window.currentNs)} per device${change}, and nothing fails on them; ${fix}`;
+    return `${head}; over the whole window, kernels take ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(window.baselineNs)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(window.currentNs)} per device${change}, and nothing fails on them; ${fix}`;
 }
 /** The one sentence on where the time went, or undefined when the comparison has no time per step. */
 function perStepHeadline(report, parts) {
@@ -33159,22 +33155,22 @@ function perStepHeadline(report, parts) {
     if (!top || top.deltaNs === 0)
         return undefined;
     if (perStep.unit === 'launch') {
-        return `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)} per launch in ${parts.kernel(top.name)}${origin(top, parts)}${partOf(report, top.name, parts)}; decode steps unknown on a side, so kernels are compared per launch.`;
+        return `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)} per launch in ${parts.kernel(top.name)}${origin(top, parts)}${partOf(report, top.name, parts)}; decode steps unknown on a side, so kernels are compared per launch.`;
     }
-    const lead = `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)}/step in ${parts.kernel(top.name)}${origin(top, parts)}${partOf(report, top.name, parts)}`;
+    const lead = `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)}/step in ${parts.kernel(top.name)}${origin(top, parts)}${partOf(report, top.name, parts)}`;
     const all = perStep.kernelDeltaNs ?? 0;
     const measured = perStep.measured;
     if (!measured || measured.per !== 'step' || perStep.explainedShare === null) {
         const why = measured?.per === 'token' ? 'the batch is unknown, so the measured change is per token' : 'no measured step time on both sides';
-        return `${lead}; all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step (${why}).`;
+        return `${lead}; all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step (${why}).`;
     }
     const change = measured.deltaNs > 0 ? 'slowdown' : 'speedup';
     // Kernels that moved against the measured change explain none of it: said so, never as a negative share.
     if (perStep.explainedShare < 0)
-        return `${lead}; all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, the other way from the ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}: kernel time does not explain it.`;
-    const head = `${lead}; all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, which explains ${percentText(perStep.explainedShare)} of the ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}`;
+        return `${lead}; all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, the other way from the ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}: kernel time does not explain it.`;
+    const head = `${lead}; all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, which explains ${percentText(perStep.explainedShare)} of the ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}`;
     if (measured.deltaNs > 0 && perStep.explainedShare < MOSTLY_EXPLAINED) {
-        return `${head}: the other ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs - all, true)}/step is host or idle time (the GPU waiting), not kernels.`;
+        return `${head}: the other ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs - all, true)}/step is host or idle time (the GPU waiting), not kernels.`;
     }
     return `${head}.`;
 }
@@ -33191,7 +33187,8 @@ function perStepHeadline(report, parts) {
 /* harmony export */   MA: () => (/* binding */ formatP),
 /* harmony export */   R8: () => (/* binding */ formatPct),
 /* harmony export */   id: () => (/* binding */ formatPctRange),
-/* harmony export */   "if": () => (/* binding */ formatPp)
+/* harmony export */   "if": () => (/* binding */ formatPp),
+/* harmony export */   x: () => (/* binding */ stepTimeText)
 /* harmony export */ });
 /** Number formats for the verdict's lines and notes (src/report/row-lines.ts, verdict-lines.ts). */
 /** 0.0512 → "+5.1%". */
@@ -33236,6 +33233,13 @@ function formatValue(value, unit) {
     const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
     return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
 }
+/** A time per step for people: `0.53 ms`, `84 µs`; signed with `+`/`−` when asked. */
+function stepTimeText(ns, signed = false) {
+    const abs = Math.abs(ns);
+    const sign = signed ? (ns > 0 ? '+' : ns < 0 ? '−' : '±') : ns < 0 ? '−' : '';
+    const body = abs >= 1e6 ? `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 2)} ms` : abs >= 1e3 ? `${(abs / 1e3).toFixed(abs >= 1e5 ? 0 : 1)} µs` : `${Math.round(abs)} ns`;
+    return `${sign}${body}`;
+}
 
 
 /***/ }),
@@ -33279,18 +33283,16 @@ function isQuiet(row) {
 /* harmony export */   e3: () => (/* binding */ stallText),
 /* harmony export */   yD: () => (/* binding */ rowSentence)
 /* harmony export */ });
-/* unused harmony exports evidenceText, stepMoveText */
+/* unused harmony exports evidenceText, stepMoveText, rowNote */
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
-/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2507);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3295);
-/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4490);
-/* harmony import */ var _model_decision_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9263);
+/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2507);
+/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4490);
+/* harmony import */ var _model_decision_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9263);
 /**
  * The sentence of a comparison row, written from the row's data (src/compare/ makes the rows and
  * says nothing in words): a metric's change with its interval and what held it back, a share or a
  * time per step against its threshold, a finding new, resolved or not compared. Renders only.
  */
-
 
 
 
@@ -33327,7 +33329,7 @@ function failingFindingLine(finding, lead) {
 }
 /** The strongest counted hit of a finding id (the one whose evidence its line shows). */
 function strongestHit(findings, id) {
-    return findings.filter((f) => f.id === id && (0,_model_decision_js__WEBPACK_IMPORTED_MODULE_3__/* .countsAsFinding */ .kW)(f)).reduce((best, f) => (!best || _model_decision_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY_RANK */ .f3[f.severity] > _model_decision_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY_RANK */ .f3[best.severity] ? f : best), undefined);
+    return findings.filter((f) => f.id === id && (0,_model_decision_js__WEBPACK_IMPORTED_MODULE_2__/* .countsAsFinding */ .kW)(f)).reduce((best, f) => (!best || _model_decision_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY_RANK */ .f3[f.severity] > _model_decision_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY_RANK */ .f3[best.severity] ? f : best), undefined);
 }
 function formatNoise(sd) {
     return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
@@ -33364,7 +33366,7 @@ function decideText(needs, look) {
 /** `the sides overlap: 3 of 5 baseline runs are as low as the current median 301.2 tok/s, …` */
 function overlapText(row, overlap) {
     const fast = overlap.slow === 'baseline' ? 'current' : 'baseline';
-    const median = (side) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)((side === 'baseline' ? row.baseline : row.current) ?? Number.NaN, row.unit);
+    const median = (side) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)((side === 'baseline' ? row.baseline : row.current) ?? Number.NaN, row.unit);
     const higher = row.direction !== 'lower';
     const parts = [];
     if (overlap.fastReach)
@@ -33383,7 +33385,7 @@ function noisyText(noisy) {
 /** A side's runs left out as its slowest, in words: which, why, beside what kept runs, and whether the side counts as noisy. */
 function stallText(side) {
     const k = side.runs.length;
-    const runs = side.runs.map((r) => `${side.side} run ${r.run}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
+    const runs = side.runs.map((r) => `${side.side} run ${r.run}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
     const rest = `±${(side.spread * 100).toFixed(side.spread < 0.001 ? 2 : 1)}%`;
     const stalled = side.runs.filter((r) => r.stall).length;
     const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
@@ -33416,13 +33418,13 @@ function metricRowNote(row) {
             notes.push(`the first sample of ${side} looks like warm-up but was kept: dropping it would leave fewer than ${reading.minSamples ?? '?'}`);
         const dropped = reading.warmupDropped?.find((d) => d.side === side);
         if (dropped) {
-            const list = dropped.values.map((v) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(v, '')).join(', ');
-            notes.push(`dropped ${dropped.values.length === 1 ? 'the first sample' : `the first ${dropped.values.length} samples`} of ${side} as warm-up (${list} vs median ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(dropped.median, row.unit)})`);
+            const list = dropped.values.map((v) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(v, '')).join(', ');
+            notes.push(`dropped ${dropped.values.length === 1 ? 'the first sample' : `the first ${dropped.values.length} samples`} of ${side} as warm-up (${list} vs median ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(dropped.median, row.unit)})`);
         }
     }
     for (const side of reading.stalls ?? [])
         notes.push(stallText(side));
-    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '');
+    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '');
     const held = reading.overlap ? overlapText(row, reading.overlap) : reading.noisy ? noisyText(reading.noisy) : undefined;
     switch (reading.outcome) {
         case 'too-few-samples':
@@ -33438,7 +33440,7 @@ function metricRowNote(row) {
             break;
         case 'interval-reaches-floor': {
             const worstWorse = row.ci ? (row.direction === 'higher' ? -row.ci[0] : row.ci[1]) : 0;
-            notes.push(`the interval reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
+            notes.push(`the interval reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
             break;
         }
         case 'baseline-ran-faster':
@@ -33459,10 +33461,10 @@ function metricRowNote(row) {
     return notes.length ? notes.join('; ') : undefined;
 }
 function driftText(d) {
-    return `drift within ${SIDE_TEXT[d.side]}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(d.change)} across ${d.samples} samples (Mann-Kendall ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatP */ .MA)(d.pValue)})`;
+    return `drift within ${SIDE_TEXT[d.side]}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(d.change)} across ${d.samples} samples (Mann-Kendall ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatP */ .MA)(d.pValue)})`;
 }
 function baselineFasterText(row, faster) {
-    return `a baseline run was ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(faster.by).replace('+', '')} better than the current median (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(faster.fastest, row.unit)} against ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.current ?? Number.NaN, row.unit)}): the baseline ran that fast, and a run is never made faster`;
+    return `a baseline run was ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(faster.by).replace('+', '')} better than the current median (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(faster.fastest, row.unit)} against ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.current ?? Number.NaN, row.unit)}): the baseline ran that fast, and a run is never made faster`;
 }
 function metricSentence(row, reading, ctx) {
     const name = row.metric;
@@ -33479,11 +33481,11 @@ function metricSentence(row, reading, ctx) {
     }
     const [ciLow, ciHigh] = row.ci;
     const floor = row.threshold ?? 0;
-    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(floor, 0).replace('+', '');
-    const change = `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.baseline, row.unit)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.current, row.unit)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(row.delta)}`;
+    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(floor, 0).replace('+', '');
+    const change = `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.baseline, row.unit)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.current, row.unit)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.delta)}`;
     const [nBase, nCur] = row.samples ?? [0, 0];
     const level = Math.round((reading.level ?? 0.95) * 100);
-    const stats = `${level}% CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPctRange */ .id)(ciLow, ciHigh)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatP */ .MA)(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
+    const stats = `${level}% CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(ciLow, ciHigh)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatP */ .MA)(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
     const decide = row.insufficient ? `; ${decideText(row.insufficient, ctx.comparison.look)}` : '';
     switch (reading.outcome) {
         case 'regressed':
@@ -33499,7 +33501,7 @@ function metricSentence(row, reading, ctx) {
             return `${name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant${decide}`;
         case 'interval-reaches-floor': {
             const worstWorse = row.direction === 'higher' ? -ciLow : ciHigh;
-            const hide = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(-worstWorse).replace('−', '');
+            const hide = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(-worstWorse).replace('−', '');
             return `${name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out${decide}`;
         }
         case 'baseline-ran-faster': {
@@ -33520,41 +33522,95 @@ function shareSentence(row, ctx) {
     if (limit === undefined || limit === null)
         return undefined;
     const of = row.unit.startsWith('% of ') ? row.unit.slice('% of '.length) : 'GPU time';
-    return `${subjectLabel(row, row.metric, ctx)} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPp */ ["if"])(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
+    return `${subjectLabel(row, row.metric, ctx)} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPp */ ["if"])(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
 }
 /** How the step moved, as the time rows were judged against it: measured, else all kernel time per step. */
 function stepMoveText(perStep) {
     const measured = perStep.measured;
     if (measured)
-        return `measured ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(measured.deltaNs, true)}${measured.per === 'step' ? '/step' : ' per token'}`;
-    return `all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(perStep.kernelDeltaNs ?? 0, true)}/step, no step time measured`;
+        return `measured ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(measured.deltaNs, true)}${measured.per === 'step' ? '/step' : ' per token'}`;
+    return `all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(perStep.kernelDeltaNs ?? 0, true)}/step, no step time measured`;
+}
+/** Why a `kernel-time:` row was not compared, in words. */
+function notComparedText(reading, perStep) {
+    const sides = reading.sides ?? [];
+    if (reading.notCompared === 'refused')
+        return 'the windows hold different kinds of step (see the time per step)';
+    if (reading.notCompared === 'no-kernels')
+        return sides.length > 1 ? 'neither side has a kernel capture' : `the ${SIDE_RUN[sides[0] ?? 'baseline']} has no kernel capture`;
+    return sides.map((side) => `the ${SIDE_RUN[side]}'s steps are unknown (${perStep?.[side].text ?? 'no step evidence'})`).join('; ');
+}
+/**
+ * A `kernel-time:` row's note, written from its reading and the comparison's time per step: the
+ * sides' steps, its share of GPU time, whether neither side ran it and a shift of work; or why it was
+ * not compared. A row of a report from before rows carried these shows the note it stored.
+ */
+function timeRowNote(row, reading, perStep) {
+    if (reading.notCompared)
+        return `not compared: ${notComparedText(reading, perStep)}`;
+    if (!reading.shares || !perStep)
+        return row.note;
+    const notes = [
+        `steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`,
+        `share of GPU time ${reading.shares[0].toFixed(1)}% → ${reading.shares[1].toFixed(1)}%`,
+    ];
+    if (reading.neitherRan)
+        notes.push('neither side ran it');
+    if (reading.shift?.within === 'step')
+        notes.push(`a shift: it grew in a step that got faster (${stepMoveText(perStep)}), so it took over work; context, not a regression`);
+    if (reading.shift?.within === 'family') {
+        notes.push(`a shift within its family: ${reading.shift.family} GPU time per step changed ${stepTimeText(reading.shift.familyDeltaNs, true)}, so other kernels of it gave up the work; context, not a regression`);
+    }
+    return notes.join('; ');
+}
+/** A share row's note: what changed beside the share (a new or gone family or kernel, a kernel in or out of the top, its family). */
+function shareRowNote(row, reading) {
+    const what = rowSubject(row)?.type === 'kernel' ? 'kernel' : 'family';
+    const notes = [];
+    if (reading.change === 'new')
+        notes.push(`new ${what}`);
+    if (reading.change === 'gone')
+        notes.push(`${what} gone`);
+    if (reading.change === 'entered-top')
+        notes.push(`entered the top ${reading.top ?? '?'}`);
+    if (reading.change === 'left-top')
+        notes.push(`left the top ${reading.top ?? '?'}`);
+    if (reading.family)
+        notes.push(`family ${reading.family.baseline} → ${reading.family.current}`);
+    return notes.length ? notes.join('; ') : row.note;
+}
+/**
+ * A row's note, beside its sentence: what a metric's runs were (metricRowNote), a time per step's
+ * steps, share and shift, a share's change of rank or family. Written from the row's reading; a row
+ * of an older report shows the note it stored.
+ */
+function rowNote(row, comparison) {
+    const reading = row.reading;
+    if (reading?.kind === 'metric')
+        return metricRowNote(row);
+    if (reading?.kind === 'time')
+        return timeRowNote(row, reading, comparison?.perStep);
+    if (reading?.kind === 'share')
+        return shareRowNote(row, reading);
+    return row.note;
 }
 function timeSentence(row, ctx) {
     const reading = row.reading?.kind === 'time' ? row.reading : undefined;
-    const target = row.metric.startsWith(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR) ? row.metric.slice(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR.length) : row.metric;
+    const target = row.metric.startsWith(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_1__/* .KERNEL_TIME_PREFIX */ .TR) ? row.metric.slice(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_1__/* .KERNEL_TIME_PREFIX */ .TR.length) : row.metric;
     const label = subjectLabel(row, target, ctx);
     const perStep = ctx.comparison.perStep;
-    if (reading?.notCompared) {
-        const sides = reading.sides ?? [];
-        let why;
-        if (reading.notCompared === 'refused')
-            why = 'the windows hold different kinds of step (see the time per step)';
-        else if (reading.notCompared === 'no-kernels')
-            why = `${sides.length > 1 ? 'neither side has' : `the ${SIDE_RUN[sides[0] ?? 'baseline']} has`} no kernel capture`;
-        else
-            why = sides.map((side) => `the ${SIDE_RUN[side]}'s steps are unknown (${perStep?.[side].text ?? 'no step evidence'})`).join('; ');
-        return `${label} time per step not compared: ${why}`;
-    }
+    if (reading?.notCompared)
+        return `${label} time per step not compared: ${notComparedText(reading, perStep)}`;
     if ((row.status !== 'fail' && row.status !== 'warn') || row.baseline === null || row.current === null || row.delta === null || !reading || reading.warn === undefined)
         return undefined;
-    const what = `${label} GPU time per step ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(row.baseline * 1e6)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(row.current * 1e6)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(row.delta * 1e6, true)})`;
+    const what = `${label} GPU time per step ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(row.baseline * 1e6)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(row.current * 1e6)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(row.delta * 1e6, true)})`;
     const move = perStep ? ` (${stepMoveText(perStep)})` : '';
     if (row.status === 'warn')
-        return `${what}, at or beyond the +${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(reading.warn * 1e6)} warn threshold, in a step that did not get faster${move}`;
+        return `${what}, at or beyond the +${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(reading.warn * 1e6)} warn threshold, in a step that did not get faster${move}`;
     const failNs = (row.threshold ?? 0) * 1e6;
-    const of = reading.of === 'step' ? `the baseline's ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} step` : `the baseline's ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} of kernels per step`;
+    const of = reading.of === 'step' ? `the baseline's ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} step` : `the baseline's ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} of kernels per step`;
     const why = reading.basis === 'floor' ? ` (the ${reading.floorUs} µs floor)` : reading.basis === 'relative' ? ` (${reading.pct} % of ${of})` : '';
-    return `${what}, at or beyond the +${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .stepTimeText */ .x)(failNs)}${why} fail threshold, in a step that did not get faster${move}`;
+    return `${what}, at or beyond the +${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(failNs)}${why} fail threshold, in a step that did not get faster${move}`;
 }
 function findingSentence(row, ctx) {
     const reading = row.reading?.kind === 'finding' ? row.reading : undefined;
@@ -33615,7 +33671,7 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(2248);
 /* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(8036);
 /* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(4146);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(3295);
+/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(2507);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
 
 
@@ -33671,16 +33727,16 @@ function perStepRows(perStep, names) {
     if (!rows.length)
         return [];
     const width = Math.max(...rows.map((r) => r.name.length));
-    const base = Math.max('baseline'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.baselineNs).length));
-    const current = Math.max('current'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.currentNs).length));
-    const delta = Math.max('change'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.deltaNs, true).length));
+    const base = Math.max('baseline'.length, ...rows.map((r) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.baselineNs).length));
+    const current = Math.max('current'.length, ...rows.map((r) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.currentNs).length));
+    const delta = Math.max('change'.length, ...rows.map((r) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.deltaNs, true).length));
     const out = [`  ${pad('', width + 4)}${'baseline'.padStart(base)} → ${pad('current', current)}  ${'change'.padStart(delta)}`];
     for (const [title, items] of groups) {
         if (!items.length)
             continue;
         out.push(`  ${title}`);
         for (const r of items) {
-            out.push(`    ${pad(r.name, width)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.baselineNs).padStart(base)} → ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.currentNs), current)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
+            out.push(`    ${pad(r.name, width)}  ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.baselineNs).padStart(base)} → ${pad((0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.currentNs), current)}  ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
         }
     }
     return out;
@@ -33733,9 +33789,9 @@ function renderTerminal(given, options = {}) {
             const side = (s) => (s.steps === null ? `unknown (${s.text})` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(s.steps)} (${s.text})`);
             lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
             if (perStep.measured)
-                lines.push(`  measured per ${perStep.measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
+                lines.push(`  measured per ${perStep.measured.per}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
             if (perStep.kernelDeltaNs !== null)
-                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .explainedText */ .GR)(perStep, '')}`);
+                lines.push(`  kernels: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .explainedText */ .GR)(perStep, '')}`);
             for (const note of (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .perStepNotes */ .Xm)(perStep))
                 lines.push(`  note: ${note}`);
             lines.push(...perStepRows(perStep, names));
@@ -33826,6 +33882,7 @@ function renderTerminal(given, options = {}) {
 __nccwpck_require__.d(__webpack_exports__, {
   pf: () => (/* binding */ comparisonLines),
   Pu: () => (/* binding */ failureLine),
+  Ol: () => (/* binding */ formatMismatch),
   rz: () => (/* binding */ verdictLines)
 });
 
@@ -33921,7 +33978,10 @@ function leadingLines(report) {
         droppedMetricsLine(report.sources),
     ].filter((line) => line !== undefined);
 }
-const formatMismatch = (m) => `${m.key}: ${m.baseline} → ${m.current}`;
+/** An environment key whose values differ, in words: `key: baseline → current` (an older report's line as it stored it). */
+function formatMismatch(m) {
+    return typeof m === 'string' ? m : `${m.key}: ${m.baseline} → ${m.current}`;
+}
 function sideShare(side) {
     return side.share === null ? 'an unknown share' : `${Math.round(side.share * 100)}%`;
 }
