@@ -14,6 +14,8 @@ import { analyze } from '../../src/pipeline/analyze.js';
 import { expandInputs } from '../../src/io/input-paths.js';
 import type { Report } from '../../src/model/report.js';
 import { perStepHeadline } from '../../src/report/per-step-text.js';
+import { renderTerminal } from '../../src/report/terminal.js';
+import { renderSummary } from '../../src/report/markdown/summary.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import { accountOf, linesOf, noteOf } from '../helpers/gate-lines.js';
 
@@ -84,6 +86,13 @@ describe('the bundled pair', () => {
     expect(linesOf(reversed)).toHaveLength(1);
     expect(reversed.comparison!.perStep!.measured!.deltaNs).toBeLessThan(0);
     expect(linesOf(reversed)[0]).toMatch(/^no regression: 1 gated metric improved, no kernel time per step grew past its threshold in a step that did not get faster/);
+  });
+
+  it('reversed: the shift is said as context in the terminal and the summary, under the rows', () => {
+    const terminal = renderTerminal(reversed, { color: false });
+    // 1,109 µs of fused attention over 8 steps: +139 µs per step, in a step 544 µs faster.
+    expect(terminal).toMatch(/\n {2}context: kernel-time:family:attention-fused \+139 µs\/step, a shift: it grew in a step that got faster \(measured −544 µs\/step\), so it took over work; context, not a regression\n/);
+    expect(renderSummary(reversed)).toMatch(/How the runs were compared:\n(?:- .*\n)*- family:attention\\-fused \\\+139 µs\/step, a shift: it grew in a step that got faster/);
   });
 });
 

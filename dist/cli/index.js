@@ -32141,11 +32141,17 @@ function orderRows(rows) {
  * The notes of the measured metrics (warm-up runs dropped, outliers left out, drift), whatever the
  * verdict: they say which runs the medians above rest on.
  */
-function rowNotes(rows, d) {
-    return rows
+function rowNotes(rows, d, comparison = {}) {
+    const metrics = rows
         .filter((row) => row.kind === 'metric' && (0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .metricRowNote */ .RJ)(row))
         .slice(0, Math.max(d.notices, 3))
         .map((row) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, 60)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .metricRowNote */ .RJ)(row), d.textChars)}`);
+    // Work that moved between kernels in a faster step: context, never a warning, but said.
+    const shifts = rows
+        .filter((row) => (0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .rowShiftText */ .o)(row, comparison))
+        .slice(0, 3)
+        .map((row) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(row.metric.replace(/^kernel-time:/, ''), 80)} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .rowShiftText */ .o)(row, comparison), d.textChars)}`);
+    return [...metrics, ...shifts];
 }
 function evidenceText(finding, d) {
     const entries = Object.entries(finding.evidence);
@@ -32309,7 +32315,7 @@ function comparisonSection(entry, d, h) {
             const hiddenAlerts = rows.slice(d.rows).filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_14__/* .isAlert */ .Hx).length;
             out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
         }
-        const notes = rowNotes(rows, d);
+        const notes = rowNotes(rows, d, comparison);
         if (notes.length)
             out.push('', 'How the runs were compared:', ...notes);
     }
@@ -33281,9 +33287,10 @@ function isQuiet(row) {
 /* harmony export */   RJ: () => (/* binding */ metricRowNote),
 /* harmony export */   TE: () => (/* binding */ strongestHit),
 /* harmony export */   e3: () => (/* binding */ stallText),
+/* harmony export */   o: () => (/* binding */ rowShiftText),
 /* harmony export */   yD: () => (/* binding */ rowSentence)
 /* harmony export */ });
-/* unused harmony exports evidenceText, stepMoveText, rowNote */
+/* unused harmony exports evidenceText, stepMoveText, shiftText, rowNote */
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
 /* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2507);
 /* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4490);
@@ -33556,12 +33563,28 @@ function timeRowNote(row, reading, perStep) {
     ];
     if (reading.neitherRan)
         notes.push('neither side ran it');
-    if (reading.shift?.within === 'step')
-        notes.push(`a shift: it grew in a step that got faster (${stepMoveText(perStep)}), so it took over work; context, not a regression`);
-    if (reading.shift?.within === 'family') {
-        notes.push(`a shift within its family: ${reading.shift.family} GPU time per step changed ${stepTimeText(reading.shift.familyDeltaNs, true)}, so other kernels of it gave up the work; context, not a regression`);
-    }
+    const shift = shiftText(reading, perStep);
+    if (shift)
+        notes.push(shift);
     return notes.join('; ');
+}
+/** A time row's growth read as a shift of work, in words: why it is context and not a regression. */
+function shiftText(reading, perStep) {
+    if (reading.shift?.within === 'step' && perStep)
+        return `a shift: it grew in a step that got faster (${stepMoveText(perStep)}), so it took over work; context, not a regression`;
+    if (reading.shift?.within === 'family') {
+        return `a shift within its family: ${reading.shift.family} GPU time per step changed ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(reading.shift.familyDeltaNs, true)}, so other kernels of it gave up the work; context, not a regression`;
+    }
+    return undefined;
+}
+/** A comparison row's shift of work, in words, with its change in time per step; undefined for a row that is no shift. */
+function rowShiftText(row, comparison) {
+    if (row.reading?.kind !== 'time' || !row.reading.shift)
+        return undefined;
+    const text = shiftText(row.reading, comparison.perStep);
+    if (!text)
+        return undefined;
+    return row.delta === null ? text : `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(row.delta * 1e6, true)}/step, ${text}`;
 }
 /** A share row's note: what changed beside the share (a new or gone family or kernel, a kernel in or out of the top, its family). */
 function shareRowNote(row, reading) {
@@ -33668,11 +33691,13 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _row_attention_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2865);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1188);
 /* harmony import */ var _verdict_lines_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(4997);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(2248);
-/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(8036);
-/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(4146);
-/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(2507);
+/* harmony import */ var _row_lines_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(5104);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(2248);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(8036);
+/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(4146);
+/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(2507);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
+
 
 
 
@@ -33727,16 +33752,16 @@ function perStepRows(perStep, names) {
     if (!rows.length)
         return [];
     const width = Math.max(...rows.map((r) => r.name.length));
-    const base = Math.max('baseline'.length, ...rows.map((r) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.baselineNs).length));
-    const current = Math.max('current'.length, ...rows.map((r) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.currentNs).length));
-    const delta = Math.max('change'.length, ...rows.map((r) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.deltaNs, true).length));
+    const base = Math.max('baseline'.length, ...rows.map((r) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(r.baselineNs).length));
+    const current = Math.max('current'.length, ...rows.map((r) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(r.currentNs).length));
+    const delta = Math.max('change'.length, ...rows.map((r) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(r.deltaNs, true).length));
     const out = [`  ${pad('', width + 4)}${'baseline'.padStart(base)} → ${pad('current', current)}  ${'change'.padStart(delta)}`];
     for (const [title, items] of groups) {
         if (!items.length)
             continue;
         out.push(`  ${title}`);
         for (const r of items) {
-            out.push(`    ${pad(r.name, width)}  ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.baselineNs).padStart(base)} → ${pad((0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.currentNs), current)}  ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
+            out.push(`    ${pad(r.name, width)}  ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(r.baselineNs).padStart(base)} → ${pad((0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(r.currentNs), current)}  ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
         }
     }
     return out;
@@ -33747,14 +33772,14 @@ function pad(text, width) {
 function renderTerminal(given, options = {}) {
     // Names and messages come from outside: shown with their control, bidi and zero-width characters
     // as escapes, and no printed line can be read as a workflow command (inert-text.ts).
-    const report = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_8__/* .withHiddenShown */ .se)(given);
+    const report = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_9__/* .withHiddenShown */ .se)(given);
     const lines = [];
     const topN = options.topKernels ?? 10;
     const paint = options.color ? ansi : plain;
     const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${_markdown_sections_js__WEBPACK_IMPORTED_MODULE_4__/* .NO_BASELINE_VERDICT */ .Us})`}`;
     lines.push(`profile-gate ${report.tool.version}: ${paint(paint(verdict, VERDICT_STYLE[report.verdict]), 'bold')}`);
     const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_6__/* .reportKernelNames */ .eX)(report);
-    const where = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .perStepHeadline */ .IA)(report, { kernel: names, text: (text) => text });
+    const where = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_10__/* .perStepHeadline */ .IA)(report, { kernel: names, text: (text) => text });
     if (where)
         lines.push(`  where the time went: ${where}`);
     for (const reason of (0,_verdict_lines_js__WEBPACK_IMPORTED_MODULE_7__/* .comparisonLines */ .pf)(report))
@@ -33782,6 +33807,12 @@ function renderTerminal(given, options = {}) {
         }
         if (shown.length > 12)
             lines.push(`  … ${shown.length - 12} more rows in report.json`);
+        // Work that moved between kernels in a faster step: context, never a warning, but said.
+        const shifts = comparison.rows.filter((row) => (0,_row_lines_js__WEBPACK_IMPORTED_MODULE_8__/* .rowShiftText */ .o)(row, comparison));
+        for (const row of shifts.slice(0, 3))
+            lines.push(`  context: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)(label(row), 56)} ${(0,_row_lines_js__WEBPACK_IMPORTED_MODULE_8__/* .rowShiftText */ .o)(row, comparison)}`);
+        if (shifts.length > 3)
+            lines.push(`  … ${shifts.length - 3} more shifts of work in report.json`);
         lines.push('');
         const perStep = comparison.perStep;
         if (perStep) {
@@ -33789,10 +33820,10 @@ function renderTerminal(given, options = {}) {
             const side = (s) => (s.steps === null ? `unknown (${s.text})` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(s.steps)} (${s.text})`);
             lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
             if (perStep.measured)
-                lines.push(`  measured per ${perStep.measured.per}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
+                lines.push(`  measured per ${perStep.measured.per}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
             if (perStep.kernelDeltaNs !== null)
-                lines.push(`  kernels: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_10__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .explainedText */ .GR)(perStep, '')}`);
-            for (const note of (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .perStepNotes */ .Xm)(perStep))
+                lines.push(`  kernels: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_10__/* .explainedText */ .GR)(perStep, '')}`);
+            for (const note of (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_10__/* .perStepNotes */ .Xm)(perStep))
                 lines.push(`  note: ${note}`);
             lines.push(...perStepRows(perStep, names));
             lines.push('');
@@ -33806,14 +33837,14 @@ function renderTerminal(given, options = {}) {
         lines.push(`  ${paint(`[${tag}]`, SEVERITY_STYLE[finding.severity])} ${finding.id}: ${finding.message}`);
         lines.push(`      evidence: ${evidenceLine(finding)}`);
         if (finding.lockstepKernels?.length)
-            lines.push(`      in lockstep: ${finding.lockstepKernels.map((k) => (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_9__/* .lockstepText */ .h9)(k, { kernel: names, text: (text) => text })).join('; ')}`);
+            lines.push(`      in lockstep: ${finding.lockstepKernels.map((k) => (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_10__/* .lockstepText */ .h9)(k, { kernel: names, text: (text) => text })).join('; ')}`);
         if (finding.basis.length)
             lines.push(`      rests on: ${finding.basis.join('; ')}`);
         lines.push(`      next: ${finding.advice}`);
         if (finding.command)
             lines.push(`      $ ${finding.command}`);
     }
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__/* .DIAGNOSIS_NOTE */ .f_);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_12__/* .DIAGNOSIS_NOTE */ .f_);
     if (notes.length) {
         lines.push('  Notes on the evidence (not findings):');
         for (const note of notes)
@@ -33866,9 +33897,9 @@ function renderTerminal(given, options = {}) {
             lines.push(`    ${stat.severity}: ${stat.name} x${stat.count}${stat.detail ? ` (${stat.detail})` : ''}`);
     }
     for (const notice of report.notices)
-        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__/* .DIAGNOSIS_NOTE */ .f_)
+        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_12__/* .DIAGNOSIS_NOTE */ .f_)
             lines.push(`  ${notice.severity}: ${notice.message}`);
-    return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_8__/* .commandInert */ .oI).join('\n')}\n`;
+    return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_9__/* .commandInert */ .oI).join('\n')}\n`;
 }
 
 

@@ -271,11 +271,26 @@ function timeRowNote(row: ComparisonRow, reading: TimeReading, perStep: PerStep 
     `share of GPU time ${reading.shares[0].toFixed(1)}% → ${reading.shares[1].toFixed(1)}%`,
   ];
   if (reading.neitherRan) notes.push('neither side ran it');
-  if (reading.shift?.within === 'step') notes.push(`a shift: it grew in a step that got faster (${stepMoveText(perStep)}), so it took over work; context, not a regression`);
-  if (reading.shift?.within === 'family') {
-    notes.push(`a shift within its family: ${reading.shift.family} GPU time per step changed ${stepTimeText(reading.shift.familyDeltaNs, true)}, so other kernels of it gave up the work; context, not a regression`);
-  }
+  const shift = shiftText(reading, perStep);
+  if (shift) notes.push(shift);
   return notes.join('; ');
+}
+
+/** A time row's growth read as a shift of work, in words: why it is context and not a regression. */
+export function shiftText(reading: TimeReading, perStep: PerStep | undefined): string | undefined {
+  if (reading.shift?.within === 'step' && perStep) return `a shift: it grew in a step that got faster (${stepMoveText(perStep)}), so it took over work; context, not a regression`;
+  if (reading.shift?.within === 'family') {
+    return `a shift within its family: ${reading.shift.family} GPU time per step changed ${stepTimeText(reading.shift.familyDeltaNs, true)}, so other kernels of it gave up the work; context, not a regression`;
+  }
+  return undefined;
+}
+
+/** A comparison row's shift of work, in words, with its change in time per step; undefined for a row that is no shift. */
+export function rowShiftText(row: ComparisonRow, comparison: Pick<Comparison, 'perStep'>): string | undefined {
+  if (row.reading?.kind !== 'time' || !row.reading.shift) return undefined;
+  const text = shiftText(row.reading, comparison.perStep);
+  if (!text) return undefined;
+  return row.delta === null ? text : `${stepTimeText(row.delta * 1e6, true)}/step, ${text}`;
 }
 
 /** A share row's note: what changed beside the share (a new or gone family or kernel, a kernel in or out of the top, its family). */

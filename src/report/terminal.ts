@@ -7,6 +7,7 @@ import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { isQuiet } from './row-attention.js';
 import { reportKernelNames } from './kernel-display-name.js';
 import { comparisonLines } from './verdict-lines.js';
+import { rowShiftText } from './row-lines.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
 import { commandInert, withHiddenShown } from './inert-text.js';
 import { explainedText, lockstepText, perStepHeadline, perStepNotes } from './per-step-text.js';
@@ -119,6 +120,10 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
       lines.push(`  ${paint(pad(status, 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad(shortenName(label(row), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
     }
     if (shown.length > 12) lines.push(`  … ${shown.length - 12} more rows in report.json`);
+    // Work that moved between kernels in a faster step: context, never a warning, but said.
+    const shifts = comparison.rows.filter((row) => rowShiftText(row, comparison));
+    for (const row of shifts.slice(0, 3)) lines.push(`  context: ${shortenName(label(row), 56)} ${rowShiftText(row, comparison)}`);
+    if (shifts.length > 3) lines.push(`  … ${shifts.length - 3} more shifts of work in report.json`);
     lines.push('');
     const perStep = comparison.perStep;
     if (perStep) {

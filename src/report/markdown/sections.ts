@@ -7,7 +7,7 @@ import { familyLabel } from '../../model/family-ids.js';
 import { deepDiveFacts, deepDiveMatches } from '../../diagnose/ncu-metrics.js';
 import { DIAGNOSIS_NOTE } from '../../diagnose/rule.js';
 import { metricInfo } from '../../model/metrics.js';
-import { rowSubject, type BaselineOrigin, type ComparisonRow, type DeepDiveMatch, type Finding, type KernelChange, type Report, type RowStatus } from '../../model/report.js';
+import { rowSubject, type BaselineOrigin, type Comparison, type ComparisonRow, type DeepDiveMatch, type Finding, type KernelChange, type Report, type RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
 import { showHidden } from '../inert-text.js';
 import { withMedianInterval } from '../../compare/median-interval.js';
@@ -17,7 +17,7 @@ import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
 import { reportKernelNames } from '../kernel-display-name.js';
 import { comparisonLines, formatMismatch } from '../verdict-lines.js';
-import { metricRowNote } from '../row-lines.js';
+import { metricRowNote, rowShiftText } from '../row-lines.js';
 import type { ReportEntry } from '../merge-reports.js';
 import { isAlert, isQuiet } from '../row-attention.js';
 import { explainedText, lockstepText, perStepHeadline, perStepNotes } from '../per-step-text.js';
@@ -105,11 +105,17 @@ export { isAlert, isQuiet };
  * The notes of the measured metrics (warm-up runs dropped, outliers left out, drift), whatever the
  * verdict: they say which runs the medians above rest on.
  */
-export function rowNotes(rows: readonly ComparisonRow[], d: Detail): string[] {
-  return rows
+export function rowNotes(rows: readonly ComparisonRow[], d: Detail, comparison: Pick<Comparison, 'perStep'> = {}): string[] {
+  const metrics = rows
     .filter((row) => row.kind === 'metric' && metricRowNote(row))
     .slice(0, Math.max(d.notices, 3))
     .map((row) => `- ${safeText(metricInfo(row.metric).label, 60)}: ${safeText(metricRowNote(row)!, d.textChars)}`);
+  // Work that moved between kernels in a faster step: context, never a warning, but said.
+  const shifts = rows
+    .filter((row) => rowShiftText(row, comparison))
+    .slice(0, 3)
+    .map((row) => `- ${safeText(row.metric.replace(/^kernel-time:/, ''), 80)} ${safeText(rowShiftText(row, comparison)!, d.textChars)}`);
+  return [...metrics, ...shifts];
 }
 
 function evidenceText(finding: Finding, d: Detail): string {
@@ -276,7 +282,7 @@ export function comparisonSection(entry: ReportEntry, d: Detail, h: string): str
       const hiddenAlerts = rows.slice(d.rows).filter(isAlert).length;
       out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
     }
-    const notes = rowNotes(rows, d);
+    const notes = rowNotes(rows, d, comparison);
     if (notes.length) out.push('', 'How the runs were compared:', ...notes);
   }
   if (comparison.newFindings.length) out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => safeCode(id, 60)).join(', ')}`);
