@@ -28800,8 +28800,6 @@ function ranksOf(captures, classify, notices) {
     return devices.map((device) => rankOf(split.kernels.filter((k) => (k.device ?? 0) === device), classify, { device, sources: [split.source.path], timeline: split.deviceTimelines.find((d) => d.device === device)?.timeline ?? null }));
 }
 
-// EXTERNAL MODULE: ./src/model/report.ts + 1 modules
-var model_report = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/model/decision.ts
 var decision = __nccwpck_require__(9263);
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
@@ -29462,6 +29460,8 @@ function compareKernels(current, baseline, options, mode) {
     return { rows, changes };
 }
 
+// EXTERNAL MODULE: ./src/model/report.ts + 1 modules
+var model_report = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/diagnose/step-count.ts
 var step_count = __nccwpck_require__(1126);
 ;// CONCATENATED MODULE: ./src/compare/per-step.ts
@@ -29819,11 +29819,10 @@ function kernelTimeRows(analysis, options) {
         return { row };
     });
 }
-/** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
-function notComparedRow(target, perStep, options) {
-    const key = `${gate_options/* KERNEL_TIME_PREFIX */.TR}${target}`;
-    const subject = (0,model_report/* keySubject */.Y3)(target);
-    const row = {
+/** A `kernel-time:` threshold's row that was not compared, with why (its reading): undecided, never a pass. */
+function notComparedTimeRow(key, threshold, reading) {
+    const subject = (0,model_report/* keySubject */.Y3)(key.slice(gate_options/* KERNEL_TIME_PREFIX */.TR.length));
+    return {
         metric: key,
         kind: 'kernel-time',
         unit: 'ms/step',
@@ -29831,14 +29830,19 @@ function notComparedRow(target, perStep, options) {
         current: null,
         delta: null,
         ci: null,
-        threshold: (0,own_key/* ownValue */.e)(options.thresholds, key),
+        threshold,
         status: 'insufficient-data',
         ...(subject ? { subject } : {}),
-        reading: perStep.refused
-            ? { kind: 'time', notCompared: 'refused' }
-            : { kind: 'time', notCompared: 'steps-unknown', sides: [...(perStep.baseline.steps === null ? ['baseline'] : []), ...(perStep.current.steps === null ? ['current'] : [])] },
+        reading,
     };
-    return { row };
+}
+/** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
+function notComparedRow(target, perStep, options) {
+    const key = `${gate_options/* KERNEL_TIME_PREFIX */.TR}${target}`;
+    const reading = perStep.refused
+        ? { kind: 'time', notCompared: 'refused' }
+        : { kind: 'time', notCompared: 'steps-unknown', sides: [...(perStep.baseline.steps === null ? ['baseline'] : []), ...(perStep.current.steps === null ? ['current'] : [])] };
+    return { row: notComparedTimeRow(key, (0,own_key/* ownValue */.e)(options.thresholds, key), reading) };
 }
 
 ;// CONCATENATED MODULE: ./src/compare/throttle-check.ts
@@ -29921,14 +29925,6 @@ var diagnose_rules = __nccwpck_require__(9809);
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
-/**
- * The regression gate: the current run against a baseline → pass | warn | fail | insufficient-data
- * | invalid, with one row per metric, family and top kernel (time per step, and share) and changed
- * finding, and the verdict's causes, as data (src/report/verdict-lines.ts writes the sentences). Kernels are judged in time per step where both
- * sides count steps (per-step.ts); shares gate only without steps (shares.ts). Pure: no I/O, deterministic for a given seed.
- * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
- */
-
 
 
 
@@ -30019,11 +30015,6 @@ function policyOf(options) {
         shareThresholds: { ...options.shareThresholds },
     };
 }
-/** The subject of a `kernel-time:` row, named by its key. */
-function subjectField(key) {
-    const subject = (0,model_report/* keySubject */.Y3)(key.slice('kernel-time:'.length));
-    return subject ? { subject } : {};
-}
 function compare(current, baseline, optionsInput = {}, context = {}) {
     let options = (0,gate_options/* parseGateOptions */.dV)(optionsInput);
     if (!baseline)
@@ -30089,21 +30080,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         // A time threshold with no kernels on a side is not a pass: each says it was not compared.
         const sides = [...(baseline.kernels.length ? [] : ['baseline']), ...(current.kernels.length ? [] : ['current'])];
         for (const key of kernelTimeKeys(options)) {
-            rows.push({
-                row: {
-                    metric: key,
-                    kind: 'kernel-time',
-                    unit: 'ms/step',
-                    baseline: null,
-                    current: null,
-                    delta: null,
-                    ci: null,
-                    threshold: options.thresholds[key],
-                    status: 'insufficient-data',
-                    ...subjectField(key),
-                    reading: { kind: 'time', notCompared: 'no-kernels', sides },
-                },
-            });
+            rows.push({ row: notComparedTimeRow(key, options.thresholds[key], { kind: 'time', notCompared: 'no-kernels', sides }) });
         }
     }
     const findings = findingRows(current, baseline, options);

@@ -5,7 +5,7 @@
  * sides count steps (per-step.ts); shares gate only without steps (shares.ts). Pure: no I/O, deterministic for a given seed.
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
-import { keySubject, type Comparison, type ComparisonNote, type ComparisonRow, type DecisionCause, type FindingReading, type RowSubject } from '../model/report.js';
+import type { Comparison, ComparisonNote, ComparisonRow, DecisionCause, FindingReading } from '../model/report.js';
 import { rowCause, strongestSeverity } from '../model/decision.js';
 import { blockingMismatches, environmentMismatches } from './fingerprint.js';
 import type { GatedRow, GateInput, GatePolicy, GateResult } from './gate-input.js';
@@ -14,7 +14,7 @@ import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOption
 import { estimateBetweenJobNoise, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels, type ShareMode } from './shares.js';
-import { kernelTimeKeys, kernelTimeRows, noStepTimeChange, perStepAttribution } from './per-step.js';
+import { kernelTimeKeys, kernelTimeRows, noStepTimeChange, notComparedTimeRow, perStepAttribution } from './per-step.js';
 import { judgeThrottling } from './throttle-check.js';
 import { RULES } from '../diagnose/rules/index.js';
 import { failsOn, isPrimary, judge, strongest, type FailOn, type InvalidCheck, type VerdictFinding } from './verdict.js';
@@ -107,12 +107,6 @@ export interface CompareContext {
   history?: readonly HistoryEntry[];
 }
 
-/** The subject of a `kernel-time:` row, named by its key. */
-function subjectField(key: string): { subject?: RowSubject } {
-  const subject = keySubject(key.slice('kernel-time:'.length));
-  return subject ? { subject } : {};
-}
-
 export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}, context: CompareContext = {}): GateResult {
   let options = parseGateOptions(optionsInput);
   if (!baseline) return { ...judge(current.findings, failOnOf(options)), policy: policyOf(options), comparison: null };
@@ -174,21 +168,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     // A time threshold with no kernels on a side is not a pass: each says it was not compared.
     const sides = [...(baseline.kernels.length ? [] : ['baseline' as const]), ...(current.kernels.length ? [] : ['current' as const])];
     for (const key of kernelTimeKeys(options)) {
-      rows.push({
-        row: {
-          metric: key,
-          kind: 'kernel-time',
-          unit: 'ms/step',
-          baseline: null,
-          current: null,
-          delta: null,
-          ci: null,
-          threshold: options.thresholds[key]!,
-          status: 'insufficient-data',
-          ...subjectField(key),
-          reading: { kind: 'time', notCompared: 'no-kernels', sides },
-        },
-      });
+      rows.push({ row: notComparedTimeRow(key, options.thresholds[key]!, { kind: 'time', notCompared: 'no-kernels', sides }) });
     }
   }
   const findings = findingRows(current, baseline, options);

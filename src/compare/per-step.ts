@@ -399,11 +399,10 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
   });
 }
 
-/** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
-function notComparedRow(target: string, perStep: PerStep, options: GateOptions): GatedRow {
-  const key = `${KERNEL_TIME_PREFIX}${target}`;
-  const subject = keySubject(target);
-  const row: ComparisonRow = {
+/** A `kernel-time:` threshold's row that was not compared, with why (its reading): undecided, never a pass. */
+export function notComparedTimeRow(key: string, threshold: number, reading: TimeReading): ComparisonRow {
+  const subject = keySubject(key.slice(KERNEL_TIME_PREFIX.length));
+  return {
     metric: key,
     kind: 'kernel-time',
     unit: 'ms/step',
@@ -411,12 +410,18 @@ function notComparedRow(target: string, perStep: PerStep, options: GateOptions):
     current: null,
     delta: null,
     ci: null,
-    threshold: ownValue(options.thresholds, key)!,
+    threshold,
     status: 'insufficient-data',
     ...(subject ? { subject } : {}),
-    reading: perStep.refused
-      ? { kind: 'time', notCompared: 'refused' }
-      : { kind: 'time', notCompared: 'steps-unknown', sides: [...(perStep.baseline.steps === null ? ['baseline' as const] : []), ...(perStep.current.steps === null ? ['current' as const] : [])] },
+    reading,
   };
-  return { row };
+}
+
+/** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
+function notComparedRow(target: string, perStep: PerStep, options: GateOptions): GatedRow {
+  const key = `${KERNEL_TIME_PREFIX}${target}`;
+  const reading: TimeReading = perStep.refused
+    ? { kind: 'time', notCompared: 'refused' }
+    : { kind: 'time', notCompared: 'steps-unknown', sides: [...(perStep.baseline.steps === null ? ['baseline' as const] : []), ...(perStep.current.steps === null ? ['current' as const] : [])] };
+  return { row: notComparedTimeRow(key, ownValue(options.thresholds, key)!, reading) };
 }
