@@ -39,6 +39,12 @@ async function once<T>(kind: string, inputs: readonly string[], work: () => Prom
   return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
 
+/** Where the run keeps analyze({ inputs })'s result (undefined outside a run with a folder). */
+export function keptReportFile(inputs: readonly string[]): string | undefined {
+  const dir = process.env[CACHE_VARIABLE];
+  return dir && existsSync(dir) ? join(dir, keyOf('report', inputs)) : undefined;
+}
+
 /** ingestFile(path), detected by content, once per test run. */
 export function ingestedOnce(path: string): Promise<Capture> {
   return once('capture', [path], () => ingestFile(path));
