@@ -15158,8 +15158,9 @@ function extraFamily(slow, others) {
  * costs. The second is confirmed by matmul inputs that grow a token each step (recorded shapes),
  * by each output token being about as slow as the first one, by GPU work per step growing with
  * position, or by the launch counts of a known number of steps: prefill-shaped GEMMs launched in
- * every step, more per step than decode-shaped ones (a cache runs them in one forward only); then it is an error that leads the findings (a correctness bug, whatever else limits the
- * run). Decode steps with the mix but nothing confirming it are a warning that says what would.
+ * every step, more per step than decode-shaped ones (a cache runs them in one forward only); then
+ * it is an error that leads the findings (a correctness bug, whatever else limits the run). Decode
+ * steps with the mix but nothing confirming it are a warning that says what would.
  * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
  * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
  * 128×128 tile.
@@ -32125,9 +32126,11 @@ function rowNotes(rows, d, comparison = {}) {
         .map((row) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, 60)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .metricRowNote */ .RJ)(row), d.textChars)}`);
     // Work that moved between kernels in a faster step: context, never a warning, but said.
     const shifts = rows
-        .filter((row) => (0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .rowShiftText */ .o)(row, comparison))
-        .slice(0, 3)
-        .map((row) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(row.metric.replace(/^kernel-time:/, ''), 80)} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .rowShiftText */ .o)(row, comparison), d.textChars)}`);
+        .flatMap((row) => {
+        const text = (0,_row_lines_js__WEBPACK_IMPORTED_MODULE_13__/* .rowShiftText */ .o)(row, comparison);
+        return text ? [`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(row.metric.replace(/^kernel-time:/, ''), 80)} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(text, d.textChars)}`] : [];
+    })
+        .slice(0, 3);
     return [...metrics, ...shifts];
 }
 function evidenceText(finding, d) {
@@ -33022,7 +33025,7 @@ function excludedGapsText(timeline) {
 /* harmony export */   Xm: () => (/* binding */ perStepNotes),
 /* harmony export */   h9: () => (/* binding */ lockstepText)
 /* harmony export */ });
-/* unused harmony exports perStepNoteText, stepRefusalText */
+/* unused harmony export perStepNoteText */
 /* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2507);
 
 /** A refused comparison per step in words: why the windows differ, what is compared instead, and the capture's fix (the data is perStep.refused). */
@@ -33103,10 +33106,6 @@ function explainedText(perStep, space = ' ') {
         return '';
     return share < 0 ? ', the other way from the measured change' : `, ${Math.round(share * 100)}${space}% of the measured change`;
 }
-/** Why the comparison per step was refused, in words (the first line's form of refusalText). */
-function stepRefusalText(refused, perStep) {
-    return refusalText(refused, perStep);
-}
 /** The same work in far fewer, larger steps, and the whole windows where they were compared. */
 function stepCountsText(refused, perStep) {
     const fewer = refused.current < refused.baseline ? 'the current run' : 'the baseline';
@@ -33128,7 +33127,7 @@ function perStepHeadline(report, parts) {
         return undefined;
     // Windows that do not hold the same kind of step: that is the news, not a kernel's time per launch.
     if (perStep.refused)
-        return `${stepRefusalText(perStep.refused, perStep)}.`;
+        return `${refusalText(perStep.refused, perStep)}.`;
     // Kernels that moved within the runs' own noise, with no significant change measured: no story.
     if (perStep.noChange)
         return 'no change in time per step: the measured change is not significant, and kernel time per step moved within its noise.';
@@ -33785,9 +33784,12 @@ function renderTerminal(given, options = {}) {
         if (shown.length > 12)
             lines.push(`  … ${shown.length - 12} more rows in report.json`);
         // Work that moved between kernels in a faster step: context, never a warning, but said.
-        const shifts = comparison.rows.filter((row) => (0,_row_lines_js__WEBPACK_IMPORTED_MODULE_8__/* .rowShiftText */ .o)(row, comparison));
-        for (const row of shifts.slice(0, 3))
-            lines.push(`  context: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)(label(row), 56)} ${(0,_row_lines_js__WEBPACK_IMPORTED_MODULE_8__/* .rowShiftText */ .o)(row, comparison)}`);
+        const shifts = comparison.rows.flatMap((row) => {
+            const text = (0,_row_lines_js__WEBPACK_IMPORTED_MODULE_8__/* .rowShiftText */ .o)(row, comparison);
+            return text ? [{ row, text }] : [];
+        });
+        for (const { row, text } of shifts.slice(0, 3))
+            lines.push(`  context: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)(label(row), 56)} ${text}`);
         if (shifts.length > 3)
             lines.push(`  … ${shifts.length - 3} more shifts of work in report.json`);
         lines.push('');

@@ -100,11 +100,6 @@ export function explainedText(perStep: Pick<PerStep, 'explainedShare'>, space = 
   return share < 0 ? ', the other way from the measured change' : `, ${Math.round(share * 100)}${space}% of the measured change`;
 }
 
-/** Why the comparison per step was refused, in words (the first line's form of refusalText). */
-export function stepRefusalText(refused: StepRefusal, perStep: Pick<PerStep, 'baseline' | 'current'>): string {
-  return refusalText(refused, perStep);
-}
-
 /** The same work in far fewer, larger steps, and the whole windows where they were compared. */
 function stepCountsText(refused: StepRefusal, perStep: { current: StepCount; baseline: StepCount }): string {
   const fewer = refused.current < refused.baseline ? 'the current run' : 'the baseline';
@@ -124,7 +119,7 @@ export function perStepHeadline(report: Report, parts: HeadlineParts): string | 
   const perStep = report.comparison?.perStep;
   if (!perStep) return undefined;
   // Windows that do not hold the same kind of step: that is the news, not a kernel's time per launch.
-  if (perStep.refused) return `${stepRefusalText(perStep.refused, perStep)}.`;
+  if (perStep.refused) return `${refusalText(perStep.refused, perStep)}.`;
   // Kernels that moved within the runs' own noise, with no significant change measured: no story.
   if (perStep.noChange) return 'no change in time per step: the measured change is not significant, and kernel time per step moved within its noise.';
   // The kernel that moved most the way the run moved (a slowdown names what grew, not what shrank).

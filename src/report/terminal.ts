@@ -121,8 +121,11 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
     }
     if (shown.length > 12) lines.push(`  … ${shown.length - 12} more rows in report.json`);
     // Work that moved between kernels in a faster step: context, never a warning, but said.
-    const shifts = comparison.rows.filter((row) => rowShiftText(row, comparison));
-    for (const row of shifts.slice(0, 3)) lines.push(`  context: ${shortenName(label(row), 56)} ${rowShiftText(row, comparison)}`);
+    const shifts = comparison.rows.flatMap((row) => {
+      const text = rowShiftText(row, comparison);
+      return text ? [{ row, text }] : [];
+    });
+    for (const { row, text } of shifts.slice(0, 3)) lines.push(`  context: ${shortenName(label(row), 56)} ${text}`);
     if (shifts.length > 3) lines.push(`  … ${shifts.length - 3} more shifts of work in report.json`);
     lines.push('');
     const perStep = comparison.perStep;

@@ -6,8 +6,9 @@
  * costs. The second is confirmed by matmul inputs that grow a token each step (recorded shapes),
  * by each output token being about as slow as the first one, by GPU work per step growing with
  * position, or by the launch counts of a known number of steps: prefill-shaped GEMMs launched in
- * every step, more per step than decode-shaped ones (a cache runs them in one forward only); then it is an error that leads the findings (a correctness bug, whatever else limits the
- * run). Decode steps with the mix but nothing confirming it are a warning that says what would.
+ * every step, more per step than decode-shaped ones (a cache runs them in one forward only); then
+ * it is an error that leads the findings (a correctness bug, whatever else limits the run). Decode
+ * steps with the mix but nothing confirming it are a warning that says what would.
  * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
  * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
  * 128×128 tile.

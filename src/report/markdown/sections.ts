@@ -112,9 +112,11 @@ export function rowNotes(rows: readonly ComparisonRow[], d: Detail, comparison: 
     .map((row) => `- ${safeText(metricInfo(row.metric).label, 60)}: ${safeText(metricRowNote(row)!, d.textChars)}`);
   // Work that moved between kernels in a faster step: context, never a warning, but said.
   const shifts = rows
-    .filter((row) => rowShiftText(row, comparison))
-    .slice(0, 3)
-    .map((row) => `- ${safeText(row.metric.replace(/^kernel-time:/, ''), 80)} ${safeText(rowShiftText(row, comparison)!, d.textChars)}`);
+    .flatMap((row) => {
+      const text = rowShiftText(row, comparison);
+      return text ? [`- ${safeText(row.metric.replace(/^kernel-time:/, ''), 80)} ${safeText(text, d.textChars)}`] : [];
+    })
+    .slice(0, 3);
   return [...metrics, ...shifts];
 }
 
