@@ -10,9 +10,9 @@ python3 python/workloads/noisy_neighbour.py --seed 7 --duration 60 > "$OUT/neigh
 NB=$!
 sleep 8
 python3 python/capture/nvml_process_probe.py samples=4 neighbour=$NB phase=neighbour-alone > "$OUT/probe-alone.jsonl" 2>&1
-python3 python/workloads/llama_decode.py --batch 8 --warmup 4 --steps 256 --repeats 6 --out /tmp/probe-wl --name probe > "$OUT/workload.jsonl" 2> "$OUT/workload.err" &
+python3 python/workloads/llama_decode.py --batch 8 --warmup 4 --steps 256 --repeats 40 --out /tmp/probe-wl --name probe > "$OUT/workload.jsonl" 2> "$OUT/workload.err" &
 WL=$!
-sleep 12
+sleep 15
 python3 python/capture/nvml_process_probe.py samples=8 neighbour=$NB workload=$WL phase=both > "$OUT/probe-both.jsonl" 2>&1
 nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv > "$OUT/smi-apps.csv" 2>&1
 wait $WL; echo "workload rc=$?"
