@@ -37,7 +37,7 @@ interface Run {
   stderr: string;
 }
 
-function snapshot(args: string[], options: { path?: string; pythonPath?: string; onStart?: (pid: number) => void; onStdout?: (soFar: string) => void } = {}): Promise<Run> {
+function snapshot(args: string[], options: { path?: string; pythonPath?: string; env?: Record<string, string>; onStart?: (pid: number) => void; onStdout?: (soFar: string) => void } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(PYTHON, [SCRIPT, ...args], {
       env: {
@@ -45,6 +45,7 @@ function snapshot(args: string[], options: { path?: string; pythonPath?: string;
         PYTHONDONTWRITEBYTECODE: '1', // no __pycache__ left beside the stand-in modules
         PATH: options.path ?? `${fakeBin}:${process.env['PATH']}`,
         ...(options.pythonPath ? { PYTHONPATH: options.pythonPath } : {}),
+        ...options.env,
       },
     });
     let stdout = '';
@@ -72,7 +73,7 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
     expect(run.code).toBe(3);
     const lines = records(readFileSync(out, 'utf8'));
     expect(lines[0]).toMatchObject({
-      kind: 'gpu-snapshot', version: 1, backend: 'nvidia-smi', interval_s: 0.05,
+      kind: 'gpu-snapshot', version: 2, backend: 'nvidia-smi', interval_s: 0.05, processes: true, gpu_free_before: false,
       command: ['python3', '-c', 'import time, sys; time.sleep(0.5); sys.exit(3)'],
       devices: [{ index: 0, name: 'NVIDIA H200' }, { index: 1, name: 'NVIDIA H200' }], driver: '580.159.04',
     });
@@ -167,6 +168,57 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
       kind: 'sample', device: 0, gpu_util: 55, mem_util: 20, sm_clock_mhz: 1980, power_w: 122.99,
       mem_used_bytes: 3145596928, reasons: ['gpu_idle', 'hw_thermal_slowdown'], hw_throttle: ['hw_thermal_slowdown'],
     });
+  });
+
+  it('tells the command\'s GPU processes from others\' (NVML stand-in): by session, by pid namespace, by listed before', async () => {
+    // A "GPU user" outside the command (this test's child, not in the command's session), and a host
+    // pid this namespace cannot see (above any pid_max), listed before the command starts.
+    const mark = `gpu-user-${process.pid}`;
+    const outside = spawn(PYTHON, ['-c', `import time; time.sleep(20)  # ${mark}`]);
+    try {
+      const env = { STAND_IN_NVML_MARK: mark, STAND_IN_NVML_HOST_PIDS: '4194999:2147483648' };
+      const command = ['--run', PYTHON, '-c', `import time; time.sleep(0.6)  # ${mark}`];
+      const run = await snapshot(['--backend', 'nvml', '--interval', '0.05', '--gpu-free-before', ...command], { pythonPath: STAND_INS, env });
+      expect(run.code).toBe(0);
+      const lines = records(run.stdout);
+      expect(lines[0]).toMatchObject({ version: 2, processes: true, gpu_free_before: true });
+      const samples = lines.filter((l) => l['kind'] === 'sample');
+      // Once the command is listed (its own session), it counts as own, never among the others.
+      const withCommand = samples.filter((s) => s['own'] === 1);
+      expect(withCommand.length).toBeGreaterThanOrEqual(2);
+      for (const sample of withCommand) {
+        expect(sample['command_on_gpu']).toBe(true);
+        expect(sample['others']).toEqual([
+          { pid: outside.pid, owner: 'other', by: 'proc', sm_util: 40, mem_used_bytes: 1073741824 },
+          { pid: 4194999, owner: 'other', by: 'before', sm_util: 40, mem_used_bytes: 2147483648 },
+        ]);
+      }
+      // Without --gpu-free-before the unseen pid cannot be placed, and nothing says when the command reached the GPU.
+      const unsure = records((await snapshot(['--backend', 'nvml', '--interval', '0.05', ...command], { pythonPath: STAND_INS, env })).stdout);
+      const last = unsure.filter((l) => l['kind'] === 'sample').at(-1)!;
+      expect(last['command_on_gpu']).toBeNull();
+      expect(last['others']).toContainEqual({ pid: 4194999, owner: 'unknown', by: null, sm_util: 40, mem_used_bytes: 2147483648 });
+
+      const capture = await runImporter(gpuSnapshotJsonl, inputFromText('nvml.jsonl', run.stdout));
+      expect(capture.gpuProcesses!.neighbours.map((n) => [n.pid, n.evidence, n.maxSmPercent])).toEqual([
+        [outside.pid, 'process', 40],
+        [4194999, 'listed-before', 40],
+      ]);
+    } finally {
+      outside.kill();
+    }
+  });
+
+  it('lists compute apps through nvidia-smi: a host pid listed before the command is another\'s, with its memory and no SM reading', async () => {
+    const out = join(work, 'apps.jsonl');
+    const run = await snapshot(['--backend', 'nvidia-smi', '--interval', '0.05', '--devices', '0', '--gpu-free-before', '--out', out, '--run', 'python3', '-c', 'import time; time.sleep(0.4)'], {
+      env: { FAKE_SMI_APPS: '00000000:18:00.0, 4194999, 2048;00000000:2A:00.0, 4194998, 512' },
+    });
+    expect(run.code).toBe(0);
+    const samples = records(readFileSync(out, 'utf8')).filter((l) => l['kind'] === 'sample');
+    expect(samples.length).toBeGreaterThanOrEqual(2);
+    // GPU 1's process (bus 2A) is not on the recorded GPU 0.
+    for (const sample of samples) expect(sample).toMatchObject({ own: 0, others: [{ pid: 4194999, owner: 'other', by: 'before', sm_util: null, mem_used_bytes: 2048 * 1048576 }], command_on_gpu: false });
   });
 
   it('prefers max.profiler.gpu on auto (stand-in module) and keeps its reason names', async () => {
