@@ -5,6 +5,7 @@ import type { FamilyShare, Profile, Rank } from '../model/profile.js';
 import { createClassifier, familiesInContext, type Classifier } from '../classify/classify.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import { replaysKernels } from '../ingest/registry.js';
+import { neighbourCounts, type GpuSharing } from '../model/gpu-sharing.js';
 
 /** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
 export function buildProfile(allCaptures: readonly Capture[], classify: Classifier = createClassifier(), inputNotices: readonly Notice[] = []): Profile {
@@ -61,6 +62,39 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
     gpuTimeUtilPercent: gpuTimeUtil ?? null,
     ranks: ranksOf(captures, classify, notices),
     ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? ('breakdown' as const) : ('deep-dive' as const) } : {}),
+    gpuSharing: gpuSharingOf(allCaptures),
+  };
+}
+
+/**
+ * Each GPU recording that listed the GPU's processes is one measured run, in input order. A metric's
+ * samples are placed in runs only when as many inputs carry it as there are recordings: the runner
+ * lists each run's files together, and a folder sorts the runs' consoles as it sorts their
+ * recordings (measured-1, measured-10, measured-2 …), so the k-th of each is the same run. Else the
+ * runs' samples are not told apart, and no run can be left out alone.
+ */
+export function gpuSharingOf(captures: readonly Capture[]): GpuSharing | null {
+  const recordings = captures.filter((c) => c.gpuProcesses !== undefined);
+  if (recordings.length === 0) return null;
+  const carriers = new Map<string, number[]>();
+  for (const capture of captures) {
+    const counts = new Map<string, number>();
+    for (const sample of capture.metrics) if (Number.isFinite(sample.value)) counts.set(sample.name, (counts.get(sample.name) ?? 0) + 1);
+    for (const [name, count] of counts) carriers.set(name, [...(carriers.get(name) ?? []), count]);
+  }
+  const placed = [...carriers].filter(([, counts]) => counts.length === recordings.length);
+  return {
+    runs: recordings.map((recording, i) => {
+      const seen = recording.gpuProcesses!;
+      return {
+        run: i + 1,
+        listed: seen.listedSamples > 0,
+        shared: seen.neighbours.some(neighbourCounts),
+        neighbours: seen.neighbours,
+        unknownPids: seen.unknownPids,
+        ...(placed.length ? { samples: Object.fromEntries(placed.map(([name, counts]) => [name, counts[i]!])) } : {}),
+      };
+    }),
   };
 }
 
