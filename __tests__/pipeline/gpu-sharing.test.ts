@@ -3,7 +3,7 @@
  * gpuSharingOf): whether another process shared it, and which metric samples are the run's.
  */
 import { CaptureSchema, type Capture, type CaptureInput, type GpuNeighbour } from '../../src/model/capture.js';
-import { gpuSharingOf } from '../../src/pipeline/build-profile.js';
+import { buildProfile, gpuSharingOf } from '../../src/pipeline/build-profile.js';
 
 const neighbour = (samples: number, evidence: GpuNeighbour['evidence'] = 'process'): GpuNeighbour => ({ pid: evidence === 'busy-before' ? null : 5120, evidence, device: 0, samples, maxSmPercent: 61, maxMemoryBytes: null });
 const capture = (input: Partial<CaptureInput>): Capture => CaptureSchema.parse({ source: { path: 'x', format: 'workload-metrics-jsonl' }, ...input });
@@ -21,6 +21,16 @@ describe('gpuSharingOf', () => {
       [3, false, { decode_tok_s: 1 }],
     ]);
     expect(sharing.runs[2]).toMatchObject({ neighbours: [neighbour(1)], unknownPids: [4194100] });
+  });
+
+  it('the profile carries it, with a warning for the shared runs and a note of the pids it could not place', () => {
+    const profile = buildProfile([console_(800), recording([neighbour(3)], [4194100]), console_(801), recording([])]);
+    expect(profile.gpuSharing!.runs.map((r) => r.shared)).toEqual([true, false]);
+    expect(profile.notices.filter((n) => n.code.startsWith('gpu-')).map((n) => [n.code, n.severity])).toEqual([
+      ['gpu-shared', 'warning'],
+      ['gpu-process-unplaced', 'info'],
+    ]);
+    expect(buildProfile([console_(800), recording([neighbour(1)])]).notices.filter((n) => n.code === 'gpu-shared')).toEqual([]);
   });
 
   it('work seen before any process of the command was on the GPU counts from one sample', () => {

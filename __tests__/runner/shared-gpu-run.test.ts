@@ -59,6 +59,8 @@ describe('run: a neighbour on the GPU during a measured run', () => {
     expect(runs[1]!.neighbours).toEqual([{ pid: 4194000, evidence: 'listed-before', device: 0, samples: expect.any(Number), maxSmPercent: 73, maxMemoryBytes: 8 * 2 ** 30 }]);
     expect(runs[1]!.neighbours[0]!.samples).toBeGreaterThanOrEqual(2);
     expect(base.gpuSharing!.runs.every((r) => r.listed && !r.shared)).toBe(true);
+    expect(head.notices.filter((n) => n.code === 'gpu-shared').map((n) => n.severity)).toEqual(['warning']);
+    expect(base.notices.filter((n) => n.code === 'gpu-shared')).toEqual([]);
 
     const decode = head.comparison!.rows.find((r) => r.metric === 'decode_tok_s')!;
     expect(decode.reading).toMatchObject({ sharedGpu: { action: 'clean-runs', sides: [{ side: 'current', runs: [2], of: runs.length, who: [{ pid: 4194000, evidence: 'listed-before', maxSmPercent: 73 }] }] } });

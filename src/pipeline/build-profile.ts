@@ -41,6 +41,8 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
     });
   }
   const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
+  const gpuSharing = gpuSharingOf(allCaptures);
+  notices.push(...sharingNotices(gpuSharing));
 
   return {
     sources: allCaptures.map((c) => c.source),
@@ -62,8 +64,24 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
     gpuTimeUtilPercent: gpuTimeUtil ?? null,
     ranks: ranksOf(captures, classify, notices),
     ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? ('breakdown' as const) : ('deep-dive' as const) } : {}),
-    gpuSharing: gpuSharingOf(allCaptures),
+    gpuSharing,
   };
+}
+
+/** What the runs' GPU sharing says to people: runs shared, and pids no recording could place. */
+function sharingNotices(sharing: GpuSharing | null): Notice[] {
+  if (!sharing) return [];
+  const notices: Notice[] = [];
+  const shared = sharing.runs.filter((run) => run.shared);
+  if (shared.length) {
+    const who = [...new Set(shared.flatMap((run) => run.neighbours.filter(neighbourCounts).map((n) => (n.pid === null ? 'a process busy before the run\'s own' : `pid ${n.pid}`))))];
+    notices.push({ code: 'gpu-shared', severity: 'warning', message: `another process used the GPU during measured run${shared.length === 1 ? '' : 's'} ${shared.map((run) => run.run).join(', ')} of ${sharing.runs.length} (${who.join(', ')})` });
+  }
+  const unplaced = [...new Set(sharing.runs.flatMap((run) => run.unknownPids))];
+  if (unplaced.length) {
+    notices.push({ code: 'gpu-process-unplaced', severity: 'info', message: `the GPU listed pid${unplaced.length === 1 ? '' : 's'} ${unplaced.slice(0, 5).join(', ')} that this pid namespace cannot see, first after a run's command started: the job's own (a container sees host pids) or another's; not counted as another's` });
+  }
+  return notices;
 }
 
 /**
