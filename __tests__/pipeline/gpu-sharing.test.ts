@@ -33,6 +33,13 @@ describe('gpuSharingOf', () => {
     expect(buildProfile([console_(800), recording([neighbour(1)])]).notices.filter((n) => n.code === 'gpu-shared')).toEqual([]);
   });
 
+  it('a listed process counts only once busy: an idle CUDA context (0-1 % SM) does not; one whose SM use is unreadable does', () => {
+    const idle = { ...neighbour(8), maxSmPercent: 1 };
+    const busy = { ...neighbour(8), maxSmPercent: 2 };
+    const unread = { ...neighbour(8), maxSmPercent: null };
+    expect(gpuSharingOf([recording([idle]), recording([busy]), recording([unread])])!.runs.map((r) => r.shared)).toEqual([false, true, true]);
+  });
+
   it('work seen before any process of the command was on the GPU counts from one sample', () => {
     expect(gpuSharingOf([recording([neighbour(1, 'busy-before')])])!.runs[0]!.shared).toBe(true);
   });

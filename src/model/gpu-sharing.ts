@@ -13,9 +13,19 @@ import { GpuNeighbourSchema, type GpuNeighbour } from './capture.js';
  */
 export const MIN_NEIGHBOUR_SAMPLES = 2;
 
-/** Whether a neighbour as seen in a run counts as the GPU shared (MIN_NEIGHBOUR_SAMPLES). */
+/**
+ * A listed process counts once its highest SM utilization in the run reaches this: a process holds
+ * its CUDA context while it pauses, so being listed is not being busy. NVML's probe on an H100
+ * (driver 580.159.04) read an idle neighbour's context at 0-1 % SM, and a neighbour running random
+ * bf16 matmul bursts at up to 11-20 % within four half-second samples (50 % beside a decode). Where
+ * the sampler cannot read per-process SM use (nvidia-smi), a listed process counts.
+ */
+export const BUSY_SM_PERCENT = 2;
+
+/** Whether a neighbour as seen in a run counts as the GPU shared (MIN_NEIGHBOUR_SAMPLES, BUSY_SM_PERCENT). */
 export function neighbourCounts(neighbour: GpuNeighbour): boolean {
-  return neighbour.evidence === 'busy-before' || neighbour.samples >= MIN_NEIGHBOUR_SAMPLES;
+  if (neighbour.evidence === 'busy-before') return true;
+  return neighbour.samples >= MIN_NEIGHBOUR_SAMPLES && (neighbour.maxSmPercent === null || neighbour.maxSmPercent >= BUSY_SM_PERCENT);
 }
 
 /**
