@@ -209,6 +209,28 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
     }
   });
 
+  it('--job-parent: a process the job started beside the command (a server) is the job\'s own; without it, another\'s', async () => {
+    const mark = `gpu-server-${process.pid}`;
+    // A shell starts the "server" on the GPU, then the sampler: both are the shell's children.
+    const job = (flag: string) =>
+      new Promise<string>((resolve, reject) => {
+        const shell = spawn('bash', ['-c', `${PYTHON} -c 'import time; time.sleep(20)  # ${mark}' & server=$!; sleep 0.3; ${PYTHON} ${SCRIPT} --backend nvml --interval 0.05 ${flag} --run ${PYTHON} -c 'import time; time.sleep(0.4)'; kill $server`], {
+          env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: STAND_INS, STAND_IN_NVML_MARK: mark },
+        });
+        let out = '';
+        shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        shell.on('error', reject);
+        shell.on('close', () => resolve(out));
+      });
+    const samplesOf = (text: string) => records(text).filter((l) => l['kind'] === 'sample');
+    const own = samplesOf(await job('--job-parent'));
+    expect(own.length).toBeGreaterThanOrEqual(2);
+    for (const sample of own) expect(sample).toMatchObject({ own: 1, others: [] });
+    const other = samplesOf(await job(''));
+    expect(other.length).toBeGreaterThanOrEqual(2);
+    for (const sample of other) expect(sample).toMatchObject({ own: 0, others: [{ owner: 'other', by: 'proc', sm_util: 40 }] });
+  });
+
   it('lists compute apps through nvidia-smi: a host pid listed before the command is another\'s, with its memory and no SM reading', async () => {
     const out = join(work, 'apps.jsonl');
     const run = await snapshot(['--backend', 'nvidia-smi', '--interval', '0.05', '--devices', '0', '--gpu-free-before', '--out', out, '--run', 'python3', '-c', 'import time; time.sleep(0.4)'], {
