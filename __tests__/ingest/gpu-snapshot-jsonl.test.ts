@@ -149,15 +149,32 @@ describe('gpu-snapshot-jsonl version 2: the GPU\'s processes', () => {
         { pid: 5120, evidence: 'process', device: 0, samples: 1, maxSmPercent: 0, maxMemoryBytes: null },
       ],
       unknownPids: [4194100],
+      jobDevices: [0],
     });
     expect(capture.utilization).toHaveLength(5);
+  });
+
+  it('on a machine of several GPUs only those the command used count: another job\'s GPU is not shared with this one', async () => {
+    const onDevice = (device: number, t: number, extra: Record<string, unknown>) => JSON.stringify({ ...JSON.parse(sample(t, 90, extra)), device });
+    const lines = [
+      header(true).replace('"devices":[{"index":0,"name":"NVIDIA H200"}]', '"devices":[{"index":0,"name":"NVIDIA H200"},{"index":1,"name":"NVIDIA H200"}]'),
+      onDevice(0, 1796496303.5, { own: 1, others: [], command_on_gpu: true }),
+      onDevice(1, 1796496303.5, { own: 0, others: [{ ...neighbour, pid: 777, by: 'proc' }], command_on_gpu: true }),
+      onDevice(0, 1796496304.0, { own: 1, others: [], command_on_gpu: true }),
+      onDevice(1, 1796496304.0, { own: 0, others: [{ ...neighbour, pid: 777, by: 'proc' }], command_on_gpu: true }),
+    ];
+    const two = await fromText([...lines, '{"kind":"end","exit_code":0,"samples":4}'].join('\n'));
+    expect(two.gpuProcesses).toMatchObject({ neighbours: [], jobDevices: [0] });
+    // The same neighbour on the command's GPU counts.
+    const same = await fromText([...lines, onDevice(0, 1796496304.5, { own: 1, others: [{ ...neighbour, pid: 778, by: 'proc' }], command_on_gpu: true }), '{"kind":"end","exit_code":0,"samples":5}'].join('\n'));
+    expect(same.gpuProcesses!.neighbours.map((n) => [n.pid, n.device])).toEqual([[778, 0]]);
   });
 
   it('a recording whose backend lists no processes has no gpuProcesses; one that lists none has no neighbours', async () => {
     const plain = await fromText([header(false), sample(1796496303, 50, {}), '{"kind":"end","exit_code":0,"samples":1}'].join('\n'));
     expect(plain).not.toHaveProperty('gpuProcesses');
     const quiet = await fromText([header(true), sample(1796496303.5, 0, { own: 0, others: [], command_on_gpu: false }), '{"kind":"end","exit_code":0,"samples":1}'].join('\n'));
-    expect(quiet.gpuProcesses).toEqual({ listedSamples: 1, samples: 1, neighbours: [], unknownPids: [] });
+    expect(quiet.gpuProcesses).toEqual({ listedSamples: 1, samples: 1, neighbours: [], unknownPids: [], jobDevices: [] });
   });
 
   it('rejects process fields of the wrong shape with the file and line', async () => {

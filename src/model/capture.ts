@@ -169,14 +169,17 @@ export type GpuNeighbour = z.infer<typeof GpuNeighbourSchema>;
 
 /**
  * The GPU's processes over one recording of a command: the samples that listed them (of all), the
- * neighbours seen, and the pids whose owner the recording could not tell (not in this pid namespace,
- * first listed after the command started: possibly the command's own).
+ * neighbours seen on the GPUs the command used (`jobDevices`: those that listed a process of its
+ * own or a pid it could not place; empty: not known, and every recorded GPU counts), and the pids
+ * whose owner the recording could not tell (not in this pid namespace, first listed after the
+ * command started: possibly the command's own).
  */
 export const GpuProcessesSchema = z.object({
   listedSamples: z.number().int().nonnegative(),
   samples: z.number().int().nonnegative(),
   neighbours: z.array(GpuNeighbourSchema),
   unknownPids: z.array(z.number().int().nonnegative()),
+  jobDevices: z.array(z.number().int().nonnegative()).default([]),
 });
 export type GpuProcesses = z.infer<typeof GpuProcessesSchema>;
 

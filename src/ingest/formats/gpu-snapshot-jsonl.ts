@@ -142,10 +142,15 @@ function processesOf(path: string, { record, line }: Line): { own: number | null
 
 const higher = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
 
-/** The recording's neighbours from its version-2 samples (in file order). */
+/**
+ * The recording's neighbours from its version-2 samples (in file order). On a machine of several
+ * GPUs, only the GPUs the command used count: those that listed a process of its own, or a pid
+ * first seen after it started (possibly its own); when none did, every recorded GPU.
+ */
 function gpuProcessesOf(path: string, sampleLines: Line[], startedAt: number | undefined): GpuProcesses {
   const seen = new Map<string, GpuNeighbour>();
   const unknown = new Set<number>();
+  const used = new Set<number>();
   let listed = 0;
   const note = (key: string, neighbour: Omit<GpuNeighbour, 'samples'>) => {
     const was = seen.get(key);
@@ -153,13 +158,15 @@ function gpuProcessesOf(path: string, sampleLines: Line[], startedAt: number | u
     else seen.set(key, { ...was, samples: was.samples + 1, maxSmPercent: higher(was.maxSmPercent, neighbour.maxSmPercent), maxMemoryBytes: higher(was.maxMemoryBytes, neighbour.maxMemoryBytes) });
   };
   for (const entry of sampleLines) {
-    const { others, onGpu } = processesOf(path, entry);
+    const { own, others, onGpu } = processesOf(path, entry);
     const device = numberFrom(entry.record['device']) ?? 0;
+    if (own !== null && own > 0) used.add(device);
     if (others !== null) {
       listed += 1;
       for (const other of others) {
         if (other.owner === 'unknown') {
           unknown.add(other.pid);
+          used.add(device);
           continue;
         }
         const evidence = other.by === 'before' ? 'listed-before' : 'process';
@@ -173,7 +180,8 @@ function gpuProcessesOf(path: string, sampleLines: Line[], startedAt: number | u
       note(`${device}:busy-before`, { pid: null, evidence: 'busy-before', device, maxSmPercent: util, maxMemoryBytes: null });
     }
   }
-  return { listedSamples: listed, samples: sampleLines.length, neighbours: [...seen.values()], unknownPids: [...unknown].sort((a, b) => a - b) };
+  const neighbours = [...seen.values()].filter((n) => used.size === 0 || used.has(n.device));
+  return { listedSamples: listed, samples: sampleLines.length, neighbours, unknownPids: [...unknown].sort((a, b) => a - b), jobDevices: [...used].sort((a, b) => a - b) };
 }
 
 function readSnapshot(path: string, lines: Line[], ctx: ImportContext): CaptureInput {
