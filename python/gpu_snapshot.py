@@ -21,8 +21,9 @@ Output (gpu-snapshot version 2), one JSON object per line, flushed as written:
 Fields a backend cannot read are null. "reasons" are NVML clock-event reason names, gpu_idle
 included; "hw_throttle" is the subset that means hardware throttling.
 
-The GPU's compute processes (version 2; only where the header says "processes": true, i.e. the nvml
-and nvidia-smi backends; absent from the samples of the others): "own" counts the listed processes
+The GPU's compute processes (version 2; only where the header says "processes": true: the nvml and
+nvidia-smi backends, and the max backend on NVIDIA through NVML or else nvidia-smi; absent from the
+samples of the others): "own" counts the listed processes
 of the command (--run), "others" lists every other one, null when the listing failed in that sample.
 A process is the command's when this pid namespace shows it in the command's session or descended
 from it (or, with --job-parent, descended from this script's parent: a server the job started).
@@ -647,9 +648,45 @@ def summarize(writer, path):
         sys.stderr.write("gpu_snapshot: no samples collected; was the run shorter than --interval?\n")
 
 
-def sample_loop(backend, writer, interval, stop):
+class ProcessLister:
+    """The GPU's compute processes for a backend that cannot list them (max on NVIDIA): through NVML
+    when pynvml imports, else nvidia-smi. Samples are matched by device index, NVML's order (which
+    ignores CUDA_VISIBLE_DEVICES: with it set, the backend's index may name another GPU)."""
+
+    def __init__(self, wanted, interval, owners):
+        self.interval = interval
+        self.owners = owners
+        try:
+            self.source = NvmlBackend(wanted)
+            self.handles = dict(self.source.handles)
+        except Unavailable:
+            self.source = NvidiaSmiBackend(wanted)  # raises Unavailable when it cannot run either
+            self.handles = None
+            if not self.source.lists_processes:
+                raise Unavailable("nvidia-smi cannot list compute apps")
+
+    def listed_pids(self):
+        return self.source.listed_pids()
+
+    def add_to(self, sample):
+        index = sample["device"]
+        if self.handles is None:
+            sample.update(self.owners.fields(self.source.processes_of(index, self.interval), None))
+        elif index in self.handles:
+            handle = self.handles[index]
+            sample.update(self.owners.fields(self.source.compute_processes(handle), self.source.process_sm(index, handle)))
+        else:
+            sample.update(self.owners.fields(None, None))
+        return sample
+
+    def close(self):
+        self.source.close()
+
+
+def sample_loop(backend, writer, interval, stop, lister=None):
+    emit = writer.write if lister is None else (lambda record: writer.write(lister.add_to(record)))
     try:
-        backend.run(writer.write, interval, stop)
+        backend.run(emit, interval, stop)
     except Exception as error:  # a backend failing mid-run must not lose the recording so far
         writer.write({"kind": "warning", "message": "%s sampling failed: %s" % (backend.name, error)})
         return
@@ -684,17 +721,25 @@ def main(argv=None):
     writer = Writer(stream)
     started = time.time()
     lists_processes = bool(getattr(backend, "lists_processes", False))
+    owners = Owners(gpu_free_before=args.gpu_free_before, job_parent=args.job_parent)
+    lister = None
     if lists_processes:
-        owners = Owners(gpu_free_before=args.gpu_free_before, job_parent=args.job_parent)
         owners.before = backend.listed_pids()  # before the command exists: none of these is its
         backend.owners = owners
+    elif backend.vendor == "nvidia":
+        try:
+            lister = ProcessLister(args.devices, args.interval, owners)
+            owners.before = lister.listed_pids()
+            lists_processes = True
+        except Unavailable:
+            lister = None
     writer.write({
         "kind": "gpu-snapshot", "version": 2, "backend": backend.name, "interval_s": args.interval,
         "command": args.run, "devices": backend.devices, "driver": backend.driver,
         "vendor": backend.vendor, "started_at": round(started, 3),
         "processes": lists_processes, "gpu_free_before": args.gpu_free_before,
     })
-    sampler = threading.Thread(target=sample_loop, args=(backend, writer, args.interval, stop), daemon=True)
+    sampler = threading.Thread(target=sample_loop, args=(backend, writer, args.interval, stop, lister), daemon=True)
     sampler.start()
 
     child = None
@@ -704,8 +749,7 @@ def main(argv=None):
             child = subprocess.Popen(args.run, start_new_session=True,
                                      stdout=sys.stderr if stream is sys.stdout else None)
             running["child"] = child
-            if backend.owners is not None:
-                backend.owners.command = child.pid
+            owners.command = child.pid
         except OSError as error:
             writer.write({"kind": "warning", "message": "could not start the command: %s" % error})
             stop.set()
@@ -727,6 +771,8 @@ def main(argv=None):
     stop.set()
     backend.close()
     sampler.join(timeout=5)
+    if lister is not None:
+        lister.close()
     if child is not None:
         exit_code = exit_status(child.wait())
     writer.write({"kind": "end", "exit_code": exit_code, "samples": writer.samples,

@@ -253,6 +253,17 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
     expect(capture.utilization.find((s) => s.device === 0)).not.toHaveProperty('powerW');
   });
 
+  it('max.profiler.gpu lists no processes: NVML lists them beside it, for the GPUs NVML knows', async () => {
+    const run = await snapshot(['--interval', '0.05', '--duration', '0.2', '--gpu-free-before'], { pythonPath: STAND_INS, env: { STAND_IN_NVML_HOST_PIDS: '4194999:1024' } });
+    const lines = records(run.stdout);
+    expect(lines[0]).toMatchObject({ backend: 'max', processes: true, gpu_free_before: true });
+    const samples = lines.filter((l) => l['kind'] === 'sample');
+    // Nothing was started (no --run): the listed pid was there before, so it is another's.
+    expect(samples.find((s) => s['device'] === 0)).toMatchObject({ own: 0, others: [{ pid: 4194999, owner: 'other', by: 'before', sm_util: 40, mem_used_bytes: 1024 }], command_on_gpu: false });
+    // The stand-in NVML has one GPU: the max backend's second has no listing.
+    expect(samples.find((s) => s['device'] === 1)).toMatchObject({ own: null, others: null, command_on_gpu: null });
+  });
+
   it('fails with exit code 2 and says why when no backend is available', async () => {
     const run = await snapshot(['--backend', 'nvidia-smi', '--duration', '0.2'], { path: join(work, 'empty') });
     expect(run.code).toBe(2);
