@@ -119,6 +119,21 @@ describe('shared-gpu: a neighbour seen during measured runs', () => {
     expect(oneSide.verdict).toBe('insufficient-data');
   });
 
+  it('a failure with only the baseline shared stands (the neighbour slowed the baseline, against the regression); an improvement with only the baseline shared does not', () => {
+    const gated = compare(side(SLOWER, sharing(8, [], false)), side(QUIET, sharing(8, [1, 2, 3, 4, 5], false)));
+    expect(decodeRow(gated.comparison!.rows)).toMatchObject({ status: 'fail', reading: { outcome: 'regressed', sharedGpu: { action: 'against-sharing', allRuns: 'fail' } } });
+    expect(linesOf(gated)[0]).toMatch(/; the GPU was shared on the baseline side only \(pid 4194000 .* during baseline runs 1, 2, 3, 4, 5 of 8\), which a neighbour can only have made slower: the change stands$/);
+    // The same runs the other way round: the head "improved" against a baseline the neighbour slowed.
+    const flipped = compare(side(QUIET, sharing(8, [], false)), side(SLOWER, sharing(8, [1, 2, 3, 4, 5], false)));
+    expect(decodeRow(flipped.comparison!.rows)).toMatchObject({ status: 'insufficient-data', reading: { sharedGpu: { action: 'refused', allRuns: 'improved' } } });
+    // And with only the current shared, that improvement stands.
+    const improved = compare(side(QUIET, sharing(8, [1, 2, 3, 4, 5], false)), side(SLOWER, sharing(8, [], false)));
+    expect(decodeRow(improved.comparison!.rows)).toMatchObject({ status: 'improved', reading: { sharedGpu: { action: 'against-sharing' } } });
+    // A current side never listed may have had a neighbour too: the failure is not shown against sharing then.
+    const unseen = compare(side(SLOWER), side(QUIET, sharing(8, [1, 2, 3, 4, 5], false)));
+    expect(decodeRow(unseen.comparison!.rows)).toMatchObject({ status: 'insufficient-data', reading: { sharedGpu: { action: 'refused', allRuns: 'fail' } } });
+  });
+
   it('shared-gpu ignore: decided on every run, the sharing named', () => {
     const gated = compare(side(SLOWER, sharing(8, [1, 2, 3, 4, 5, 6], false)), side(QUIET, sharing(8, [], false)), { sharedGpu: 'ignore' });
     expect(decodeRow(gated.comparison!.rows)).toMatchObject({ status: 'fail', reading: { outcome: 'regressed', sharedGpu: { action: 'ignored' } } });

@@ -7,7 +7,8 @@
  *   sides (minSamples); the runs left out are named. Otherwise it is undecided (insufficient-data,
  *   why `shared-gpu`), except a failure seen under sharing alike on both sides (each side's share of
  *   shared runs within ALIKE_SHARE of the other's), which stands: a neighbour on both sides does not
- *   make one side slower.
+ *   make one side slower; and a change found against the sharing (a failure with only the baseline
+ *   shared, an improvement with only the current), which a neighbour can only have made smaller.
  * - with `shared-gpu: ignore`, every row stands as decided on all runs, and the sharing is named.
  * Rows of a metric no side saw sharing for are untouched. Pure; the rows come from compareMetrics.
  */
@@ -74,6 +75,19 @@ function alikeOnBothSides(current: GpuSharing | null | undefined, baseline: GpuS
   const share = (sharing: GpuSharing | null | undefined) => (sharing && sharing.runs.length ? sharedRuns(sharing).length / sharing.runs.length : 0);
   const [c, b] = [share(current), share(baseline)];
   return c > 0 && b > 0 && Math.abs(c - b) <= ALIKE_SHARE;
+}
+
+/**
+ * A change found against the sharing: a failure with only the baseline shared, or an improvement with
+ * only the current shared. A neighbour only slows the runs it shares (it takes SMs, memory bandwidth
+ * and power), so it made the side it shared slower, which works against the change found: the
+ * change is at least what was measured.
+ */
+function againstSharing(status: ComparisonRow['status'], sides: readonly SharedGpuReading['sides'][number][], unshared: GpuSharing | null | undefined): boolean {
+  const only = sides.length === 1 ? sides[0]!.side : undefined;
+  // The other side must have been seen unshared: a side with no listing may have had a neighbour too.
+  const seenClean = Boolean(unshared?.runs.length && unshared.runs.every((run) => run.listed));
+  return seenClean && ((status === 'fail' && only === 'baseline') || (status === 'improved' && only === 'current'));
 }
 
 /** Worse-positive bound of the interval: the largest regression it allows (null without one). */
@@ -157,6 +171,9 @@ export function applySharedGpu(current: GateInput, baseline: GateInput, metrics:
     }
     if (row.status === 'fail' && alikeOnBothSides(current.gpuSharing, baseline.gpuSharing)) {
       return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('fail-both-sides') } } };
+    }
+    if (againstSharing(row.status, sides, sides[0]?.side === 'baseline' ? current.gpuSharing : baseline.gpuSharing)) {
+      return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('against-sharing') } } };
     }
     const placed = cleanSamples(base, baseline.gpuSharing) !== undefined && cleanSamples(cur, current.gpuSharing) !== undefined;
     return refused(row, { ...sharedGpu('refused'), refusedFor: placed ? 'too-few-clean-runs' : 'runs-not-told-apart' }, base, cur, placed, options);

@@ -150,14 +150,16 @@ export type StallSide = z.infer<typeof StallSideSchema>;
 /**
  * A gated metric whose runs another process shared the GPU with (schema 5; src/compare/shared-gpu.ts):
  * what the gate did (`clean-runs`: decided on the runs the sharing left alone, the others left out;
- * `fail-both-sides`: a failure kept, the sharing alike on both sides; `refused`: undecided;
+ * `fail-both-sides`: a failure kept, the sharing alike on both sides; `against-sharing`: a failure
+ * with only the baseline shared, or an improvement with only the current (a neighbour only slows the
+ * runs it shares, so it worked against the change found); `refused`: undecided;
  * `ignored`: decided on every run, as shared-gpu ignore says), the row's status on every run (and
  * for `refused`, why the shared runs were not left out), and
  * per side the runs the sharing was seen in, of how many recorded, and who shared it (the busiest
  * first, at most 3: a pid, or null for work seen before any process of the job was on the GPU).
  */
 export const SharedGpuReadingSchema = z.object({
-  action: z.enum(['clean-runs', 'fail-both-sides', 'refused', 'ignored']),
+  action: z.enum(['clean-runs', 'fail-both-sides', 'against-sharing', 'refused', 'ignored']),
   allRuns: RowStatusSchema,
   /** Refused: why the shared runs were not left out: too few runs remain on a side without them, or the runs' samples are not told apart. */
   refusedFor: z.enum(['too-few-clean-runs', 'runs-not-told-apart']).optional(),

@@ -223,6 +223,8 @@ function sharedGpuSuffix(shared: SharedGpuReading): string {
       return `; decided on the runs the GPU was not shared in: left out the runs another process used it during (${who})`;
     case 'fail-both-sides':
       return `; the GPU was shared on both sides alike (${who}), so the failure stands`;
+    case 'against-sharing':
+      return `; the GPU was shared on the ${shared.sides.map((side) => SIDE_TEXT[side.side]).join(' and ')} side only (${who}), which a neighbour can only have made slower: the change stands`;
     case 'ignored':
       return `; the GPU was shared (${who}), compared on every run as shared-gpu ignore says`;
     case 'refused':
