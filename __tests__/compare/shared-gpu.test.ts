@@ -6,6 +6,7 @@
  */
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import { ALIKE_SHARE } from '../../src/compare/shared-gpu.js';
+import { parseGateOptions, parseSharedGpu } from '../../src/compare/gate-options.js';
 import type { GpuSharing } from '../../src/model/gpu-sharing.js';
 import type { ComparisonRow } from '../../src/model/report.js';
 import { linesOf } from '../helpers/gate-lines.js';
@@ -145,6 +146,13 @@ describe('shared-gpu: a neighbour seen during measured runs', () => {
     wrong.runs[0]!.samples = { decode_tok_s: 2 };
     const gated = compare(side(AA_NEIGHBOUR, wrong), side(QUIET, sharing(8, [])));
     expect(decodeRow(gated.comparison!.rows)).toMatchObject({ status: 'insufficient-data', reading: { sharedGpu: { action: 'refused' } } });
+  });
+
+  it('the option takes refuse or ignore, refuse by default; anything else is refused naming the option', () => {
+    expect(parseGateOptions({}).sharedGpu).toBe('refuse');
+    expect(parseSharedGpu(' Ignore ', '--shared-gpu')).toBe('ignore');
+    expect(() => parseSharedGpu('warn', '--shared-gpu')).toThrow('--shared-gpu: expected one of refuse, ignore, got "warn"');
+    expect(() => parseGateOptions({ sharedGpu: 'warn' })).toThrow(/^gate option sharedGpu: expected one of refuse, ignore/);
   });
 
   it('no sharing seen on either side leaves the rows as they were', () => {
