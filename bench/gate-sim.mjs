@@ -681,11 +681,15 @@ async function neighbourTable(opts) {
   // The fitted model once more with the neighbour seen: the same draws (same seeds), each side's
   // runs the model slowed flagged as shared, as if the sampler saw the neighbour exactly there.
   const SEEN = 'fitted model, neighbour seen (assumed detection)';
+  // The other bracket: the neighbour busy, and so seen, during every run of both sides.
+  const SEEN_ALL = 'fitted model, neighbour seen in every run';
   const seenRows = [];
+  const seenAllRows = [];
   for (const [name, draw] of Object.entries(sources)) {
     for (const n of sizes) {
       const counts = {};
       const seenCounts = {};
+      const seenAllCounts = {};
       for (const effect of [0, 0.05]) {
         const cellSeed = 7919 * seed++;
         const random = mulberry32(cellSeed);
@@ -705,13 +709,22 @@ async function neighbourTable(opts) {
           seen[compare(side(cur, slowed.cur), side(base, slowed.base), { ...opts.gateOptions, seed: t + 1 }).verdict] += 1;
         }
         seenCounts[effect] = seen;
+        const third = mulberry32(cellSeed);
+        draw(third, n, effect);
+        const all = verdictCounts();
+        for (let t = 0; t < trials[effect]; t += 1) {
+          const { base, cur } = draw(third, n, effect);
+          all[compare(side(cur, cur.map(() => true)), side(base, base.map(() => true)), { ...opts.gateOptions, seed: t + 1 }).verdict] += 1;
+        }
+        seenAllCounts[effect] = all;
       }
       const aa = counts[0];
       const ab = counts[0.05];
       lines.push(`| ${name} | ${n} | ${aa ? cell(aa) : '–'} | ${cell(ab)} | ${aa ? `${pct(aa.fail, opts.trialsAA)}%` : '–'} | ${pct(ab.pass, opts.trialsAB)}% |`);
       if (seenCounts[0]) seenRows.push(`| ${SEEN} | ${n} | ${cell(seenCounts[0])} | ${cell(seenCounts[0.05])} | ${pct(seenCounts[0].fail, opts.trialsAA)}% | ${pct(seenCounts[0.05].pass, opts.trialsAB)}% |`);
+      if (seenAllCounts[0]) seenAllRows.push(`| ${SEEN_ALL} | ${n} | ${cell(seenAllCounts[0])} | ${cell(seenAllCounts[0.05])} | ${pct(seenAllCounts[0].fail, opts.trialsAA)}% | ${pct(seenAllCounts[0.05].pass, opts.trialsAB)}% |`);
     }
-    if (name === 'fitted model') lines.push(...seenRows);
+    if (name === 'fitted model') lines.push(...seenRows, ...seenAllRows);
   }
   // The recorded jobs as they ran: each side's first n runs.
   const recordedRows = [
