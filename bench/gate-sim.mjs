@@ -615,7 +615,26 @@ async function neighbourTable(opts) {
   const sizes = opts.sizes === SIZES ? [5, 7, 10] : opts.sizes;
   const verdictCounts = () => ({ fail: 0, 'insufficient-data': 0, warn: 0, pass: 0, invalid: 0 });
   const cell = (counts) => `${counts.fail} / ${counts['insufficient-data']} / ${counts.warn} / ${counts.pass}`;
-  const side = (runs) => ({ metrics: [metric('decode_tok_s', 'tok/s', 'higher', runs), metric('tpot_ms', 'ms', 'lower', runs.map((v) => 1000 / v))], kernels: [], families: [], findings: [], utilization: null, environment: { gpuName: 'NVIDIA H200', engine: 'neighbour' } });
+  // `seen`: the runs the GPU sampler saw the neighbour in (one flag per run), as the report's gpuSharing carries them.
+  const sharingOf = (seen) => ({
+    runs: seen.map((shared, i) => ({
+      run: i + 1,
+      listed: true,
+      shared,
+      neighbours: shared ? [{ pid: 4242, evidence: 'process', device: 0, samples: 4, maxSmPercent: 30, maxMemoryBytes: null }] : [],
+      unknownPids: [],
+      samples: { decode_tok_s: 1, tpot_ms: 1 },
+    })),
+  });
+  const side = (runs, seen) => ({
+    metrics: [metric('decode_tok_s', 'tok/s', 'higher', runs), metric('tpot_ms', 'ms', 'lower', runs.map((v) => 1000 / v))],
+    kernels: [],
+    families: [],
+    findings: [],
+    utilization: null,
+    environment: { gpuName: 'NVIDIA H200', engine: 'neighbour' },
+    ...(seen ? { gpuSharing: sharingOf(seen) } : {}),
+  });
   const aaJobs = jobs.filter((j) => j.kind === 'aa');
   const abJobs = jobs.filter((j) => j.kind === 'ab');
   /** n of the runs, drawn without replacement, in the order they ran (else in the order drawn: the adaptive A/B's looks take prefixes). */
@@ -636,8 +655,8 @@ async function neighbourTable(opts) {
   // Each source: (random, n) → { base, cur } at the regression asked for (0 or 0.05), or null where it has none.
   const sources = {
     'fitted model': (random, n, effect) => {
-      const { base, cur } = fittedPair(model.fit, random, n);
-      return { base, cur: cur.map((v) => v * (1 - effect)) };
+      const { base, cur, slowed } = fittedPair(model.fit, random, n);
+      return { base, cur: cur.map((v) => v * (1 - effect)), slowed };
     },
     'real A/A, resampled': (random, n, effect, ordered) => {
       const job = aaJobs[Math.floor(random() * aaJobs.length)];
@@ -659,11 +678,21 @@ async function neighbourTable(opts) {
   lines.push('| source | runs/side | A/A | −5% | A/A fail | −5% pass |');
   lines.push('|---|---:|---|---|---:|---:|');
   let seed = 1;
+  // The fitted model once more with the neighbour seen: the same draws (same seeds), each side's
+  // runs the model slowed flagged as shared, as if the sampler saw the neighbour exactly there.
+  const SEEN = 'fitted model, neighbour seen (assumed detection)';
+  // The other bracket: the neighbour busy, and so seen, during every run of both sides.
+  const SEEN_ALL = 'fitted model, neighbour seen in every run';
+  const seenRows = [];
+  const seenAllRows = [];
   for (const [name, draw] of Object.entries(sources)) {
     for (const n of sizes) {
       const counts = {};
+      const seenCounts = {};
+      const seenAllCounts = {};
       for (const effect of [0, 0.05]) {
-        const random = mulberry32(7919 * seed++);
+        const cellSeed = 7919 * seed++;
+        const random = mulberry32(cellSeed);
         if (!draw(random, n, effect)) continue;
         const c = verdictCounts();
         for (let t = 0; t < trials[effect]; t += 1) {
@@ -671,11 +700,31 @@ async function neighbourTable(opts) {
           c[compare(side(cur), side(base), { ...opts.gateOptions, seed: t + 1 }).verdict] += 1;
         }
         counts[effect] = c;
+        if (name !== 'fitted model') continue;
+        const again = mulberry32(cellSeed);
+        draw(again, n, effect);
+        const seen = verdictCounts();
+        for (let t = 0; t < trials[effect]; t += 1) {
+          const { base, cur, slowed } = draw(again, n, effect);
+          seen[compare(side(cur, slowed.cur), side(base, slowed.base), { ...opts.gateOptions, seed: t + 1 }).verdict] += 1;
+        }
+        seenCounts[effect] = seen;
+        const third = mulberry32(cellSeed);
+        draw(third, n, effect);
+        const all = verdictCounts();
+        for (let t = 0; t < trials[effect]; t += 1) {
+          const { base, cur } = draw(third, n, effect);
+          all[compare(side(cur, cur.map(() => true)), side(base, base.map(() => true)), { ...opts.gateOptions, seed: t + 1 }).verdict] += 1;
+        }
+        seenAllCounts[effect] = all;
       }
       const aa = counts[0];
       const ab = counts[0.05];
       lines.push(`| ${name} | ${n} | ${aa ? cell(aa) : '–'} | ${cell(ab)} | ${aa ? `${pct(aa.fail, opts.trialsAA)}%` : '–'} | ${pct(ab.pass, opts.trialsAB)}% |`);
+      if (seenCounts[0]) seenRows.push(`| ${SEEN} | ${n} | ${cell(seenCounts[0])} | ${cell(seenCounts[0.05])} | ${pct(seenCounts[0].fail, opts.trialsAA)}% | ${pct(seenCounts[0.05].pass, opts.trialsAB)}% |`);
+      if (seenAllCounts[0]) seenAllRows.push(`| ${SEEN_ALL} | ${n} | ${cell(seenAllCounts[0])} | ${cell(seenAllCounts[0.05])} | ${pct(seenAllCounts[0].fail, opts.trialsAA)}% | ${pct(seenAllCounts[0.05].pass, opts.trialsAB)}% |`);
     }
+    if (name === 'fitted model') lines.push(...seenRows, ...seenAllRows);
   }
   // The recorded jobs as they ran: each side's first n runs.
   const recordedRows = [
@@ -702,30 +751,38 @@ async function neighbourTable(opts) {
   lines.push('');
   lines.push('| source | max runs/side | A/A | −5% | mean runs/side at −5% |');
   lines.push('|---|---:|---|---|---:|');
-  const adaptive = (draw, effect, count, seedOf) => {
+  const adaptive = (draw, effect, count, seedOf, withSeen = false) => {
     const random = mulberry32(seedOf);
     const c = verdictCounts();
     let runsSum = 0;
     for (let t = 0; t < count; t += 1) {
-      const { base, cur } = draw(random, 15, effect, false, t);
+      const { base, cur, slowed } = draw(random, 15, effect, false, t);
       const max = Math.min(15, base.length, cur.length);
       const looks = lookSchedule(5, max);
+      const at = (k) => [side(cur.slice(0, k), withSeen ? slowed.cur.slice(0, k) : undefined), side(base.slice(0, k), withSeen ? slowed.base.slice(0, k) : undefined)];
       let k = 0;
       for (; k < looks.length; k += 1) {
-        const result = compare(side(cur.slice(0, looks[k])), side(base.slice(0, looks[k])), { ...opts.gateOptions, seed: t + 1, look: { index: k + 1, of: looks.length } });
+        const result = compare(...at(looks[k]), { ...opts.gateOptions, seed: t + 1, look: { index: k + 1, of: looks.length } });
         if (result.verdict === 'fail' || !result.comparison.undecided.length) break;
       }
       const last = Math.min(k, looks.length - 1);
       const n = looks[last];
-      c[compare(side(cur.slice(0, n)), side(base.slice(0, n)), { ...opts.gateOptions, seed: t + 1, look: { index: last + 1, of: looks.length, final: true } }).verdict] += 1;
+      c[compare(...at(n), { ...opts.gateOptions, seed: t + 1, look: { index: last + 1, of: looks.length, final: true } }).verdict] += 1;
       runsSum += n;
     }
     return { c, meanRuns: runsSum / count };
   };
   for (const [name, draw] of Object.entries(sources)) {
-    const aa = draw(mulberry32(1), 15, 0) ? adaptive(draw, 0, opts.trialsAA, 7919 * seed++) : null;
-    const ab = adaptive(draw, 0.05, opts.trialsAB, 7919 * seed++);
+    const aaSeed = draw(mulberry32(1), 15, 0) ? 7919 * seed++ : null;
+    const abSeed = 7919 * seed++;
+    const aa = aaSeed !== null ? adaptive(draw, 0, opts.trialsAA, aaSeed) : null;
+    const ab = adaptive(draw, 0.05, opts.trialsAB, abSeed);
     lines.push(`| ${name} | 15, or as recorded | ${aa ? cell(aa.c) : '–'} | ${cell(ab.c)} | ${ab.meanRuns.toFixed(1)} |`);
+    if (name === 'fitted model') {
+      const seenAa = adaptive(draw, 0, opts.trialsAA, aaSeed, true);
+      const seenAb = adaptive(draw, 0.05, opts.trialsAB, abSeed, true);
+      lines.push(`| ${SEEN} | 15 | ${cell(seenAa.c)} | ${cell(seenAb.c)} | ${seenAb.meanRuns.toFixed(1)} |`);
+    }
   }
   const inOrder = (list, headOf) => (_random, _n, _effect, _ordered, t) => ({ base: list[t].base, cur: headOf(list[t]) });
   const rec = [

@@ -239,12 +239,16 @@ export function fittedPair(model, random, n) {
       [positions[i], positions[j]] = [positions[j], positions[i]];
     }
     const slowed = new Set(positions.slice(0, Math.round(share * n)));
-    return Array.from({ length: n }, (_, i) => {
+    const runs = Array.from({ length: n }, (_, i) => {
       const loss = slowed.has(i) ? Math.min(0.6, Math.exp(fit.loss.mu + fit.loss.sigma * gaussian(random))) : 0;
       return offset * (1 - loss) * (1 + jitter * gaussian(random));
     });
+    return { runs, slowed: runs.map((_, i) => slowed.has(i)) };
   };
-  return { base: side(), cur: side() };
+  const base = side();
+  const cur = side();
+  // Which runs the neighbour slowed, by position (what a sampler that sees it would flag).
+  return { base: base.runs, cur: cur.runs, slowed: { base: base.slowed, cur: cur.slowed } };
 }
 
 /** What the fit is checked on: run speeds relative to their side's level, slow shares and spreads over sides; spread ratios and level offsets over A/A pairs. */

@@ -7,21 +7,42 @@ Backends, first available wins (or pick one with --backend):
   nvidia-smi nvidia-smi --query-gpu ... --format=csv,noheader,nounits -lms MS
   rocm-smi   rocm-smi --json, once per interval
 
-Output (gpu-snapshot version 1), one JSON object per line, flushed as written:
-  {"kind":"gpu-snapshot","version":1,"backend":...,"interval_s":...,"command":[...]|null,
+Output (gpu-snapshot version 2), one JSON object per line, flushed as written:
+  {"kind":"gpu-snapshot","version":2,"backend":...,"interval_s":...,"command":[...]|null,
    "devices":[{"index":0,"name":...}],"driver":...|null,"vendor":"nvidia"|"amd"|null,
-   "started_at":<epoch s>}
+   "started_at":<epoch s>,"processes":true|false,"gpu_free_before":true|false}
   {"kind":"sample","t":<epoch s>,"device":0,"gpu_util":..,"mem_util":..,"sm_clock_mhz":..,
-   "power_w":..,"mem_used_bytes":..,"reasons":[...],"hw_throttle":[...]}
+   "power_w":..,"mem_used_bytes":..,"reasons":[...],"hw_throttle":[...],
+   "own":N|null,"others":[{"pid":N,"owner":"other"|"unknown","by":"proc"|"before"|null,
+                           "sm_util":N|null,"mem_used_bytes":N|null}]|null,
+   "command_on_gpu":true|false|null}
   {"kind":"warning","message":...}
   {"kind":"end","exit_code":<int|null>,"samples":N,"duration_s":...}
 Fields a backend cannot read are null. "reasons" are NVML clock-event reason names, gpu_idle
 included; "hw_throttle" is the subset that means hardware throttling.
 
+The GPU's compute processes (version 2; only where the header says "processes": true: the nvml and
+nvidia-smi backends, and the max backend on NVIDIA through NVML or else nvidia-smi; absent from the
+samples of the others): "own" counts the listed processes
+of the command (--run), "others" lists every other one, null when the listing failed in that sample.
+A process is the command's when this pid namespace shows it in the command's session or descended
+from it (or, with --job-parent, descended from this script's parent: a server the job started).
+Of the others, "owner" says how sure: "other" when this namespace shows it and it is not the
+command's ("by":"proc"), or when it was listed before the command started and --gpu-free-before
+says nothing of the job used the GPU then ("by":"before"); "unknown" when its pid is not in this
+namespace (NVML reports host pids inside a container) and it appeared after the command started:
+it may be the command's own. "sm_util" is the process's highest SM utilization in NVML's samples
+since the previous sample (0 when NVML had none for it, null when it cannot say; nvidia-smi: null);
+"mem_used_bytes" its GPU memory (null where not reported). "command_on_gpu" (with
+--gpu-free-before): false while no process of the command can be on the GPU yet (nothing was listed
+that was not listed before it started), so that "gpu_util" then is another's work; else true; null
+without --gpu-free-before or a listing. Version 1 was the same without these fields.
+
 With --run CMD..., the command runs in its own process group; SIGINT/SIGTERM are forwarded to that
 group, recording stops when it exits (or after --duration, while the command runs on), and this
 script exits with the command's exit code (128+N when a signal N ended it); when the samples go to
-standard output, the command's standard output goes to standard error. Without --run, it
+standard output, the command's standard output goes to standard error. The GPU's processes are
+listed once before the command starts (what is listed then is not the command's). Without --run, it
 records for --duration seconds, or until SIGINT/SIGTERM. Exit code 2: bad arguments or no backend.
 Python 3.9+, standard library only besides the optional max / pynvml packages.
 """
@@ -56,6 +77,12 @@ HARDWARE_THROTTLE = {
 }
 
 
+# NVML_ERROR_NOT_FOUND: nvmlDeviceGetProcessUtilization has no sample since the time asked for.
+NVML_ERROR_NOT_FOUND = 6
+# How far up /proc's parent links a process is followed to find whose it is.
+MAX_ANCESTRY = 64
+
+
 class Unavailable(Exception):
     """A backend that cannot run here; the reason is shown if no backend can."""
 
@@ -69,9 +96,9 @@ def reasons_from_mask(mask):
 
 
 def make_sample(device, gpu_util, mem_util=None, sm_clock_mhz=None, power_w=None,
-                mem_used_bytes=None, reasons=(), t=None):
+                mem_used_bytes=None, reasons=(), t=None, processes=None):
     reasons = list(reasons)
-    return {
+    sample = {
         "kind": "sample",
         "t": round(time.time() if t is None else t, 3),
         "device": device,
@@ -83,6 +110,78 @@ def make_sample(device, gpu_util, mem_util=None, sm_clock_mhz=None, power_w=None
         "reasons": reasons,
         "hw_throttle": [r for r in reasons if r in HARDWARE_THROTTLE],
     }
+    if processes is not None:
+        sample.update(processes)
+    return sample
+
+
+def proc_stat(pid):
+    """(parent pid, session id) of a process this pid namespace shows, else None."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            text = handle.read().decode(errors="replace")
+    except (OSError, ValueError):
+        return None
+    fields = text[text.rfind(")") + 2:].split()  # the name in parentheses may hold spaces
+    try:
+        return int(fields[1]), int(fields[3])
+    except (IndexError, ValueError):
+        return None
+
+
+class Owners:
+    """Whose a GPU process is: the command's (--run), another's, or not knowable here (see the docstring)."""
+
+    def __init__(self, gpu_free_before=False, job_parent=False):
+        self.gpu_free_before = gpu_free_before
+        self.job_root = os.getppid() if job_parent else None
+        self.command = None  # the command's pid, which is its session id (it runs in a new session)
+        self.before = set()  # pids listed before the command started
+
+    def descends(self, pid, root):
+        for _ in range(MAX_ANCESTRY):
+            if pid == root:
+                return True
+            stat = proc_stat(pid)
+            if stat is None or stat[0] <= 1:
+                return False
+            pid = stat[0]
+        return False
+
+    def owner(self, pid):
+        """("own" | "other" | "unknown", how it is known: "proc" | "before" | None)."""
+        stat = proc_stat(pid)
+        if stat is not None:
+            if self.command is not None and (stat[1] == self.command or self.descends(pid, self.command)):
+                return "own", "proc"
+            if self.job_root is not None and self.descends(pid, self.job_root):
+                return "own", "proc"
+            return "other", "proc"
+        if self.gpu_free_before and pid in self.before:
+            return "other", "before"
+        return "unknown", None
+
+    def fields(self, listing, sm_by_pid):
+        """A sample's process fields from [(pid, memory bytes | None)] (None: the listing failed)."""
+        if listing is None:
+            return {"own": None, "others": None, "command_on_gpu": None}
+        own = 0
+        others = []
+        maybe_command = False
+        for pid, memory in listing:
+            owner, by = self.owner(pid)
+            if owner == "own":
+                own += 1
+                continue
+            maybe_command = maybe_command or owner == "unknown"
+            others.append({"pid": pid, "owner": owner, "by": by,
+                           "sm_util": None if sm_by_pid is None else sm_by_pid.get(pid, 0),
+                           "mem_used_bytes": memory})
+        if not self.gpu_free_before:
+            on_gpu = None
+        else:
+            on_gpu = self.command is not None and (own > 0 or maybe_command)
+        return {"own": own, "others": others, "command_on_gpu": on_gpu}
 
 
 def number(text):
@@ -100,6 +199,12 @@ class PollingBackend:
     devices = []  # [{"index": 0, "name": "..."}]
     driver = None
     vendor = None
+    lists_processes = False
+    owners = None  # an Owners, set before sampling starts where the backend lists processes
+
+    def listed_pids(self):
+        """Every pid the backend lists on the recorded GPUs now (before the command starts)."""
+        return set()
 
     def samples(self):
         raise NotImplementedError
@@ -192,6 +297,46 @@ class NvmlBackend(PollingBackend):
         # The clock-event call was renamed; the old name remains on older bindings.
         self.reasons_call = (getattr(pynvml, "nvmlDeviceGetCurrentClocksEventReasons", None)
                              or getattr(pynvml, "nvmlDeviceGetCurrentClocksThrottleReasons", None))
+        self.processes_call = getattr(pynvml, "nvmlDeviceGetComputeRunningProcesses", None)
+        self.lists_processes = self.processes_call is not None
+        self.utilization_since = {}  # device index -> NVML timestamp (µs) of the newest process sample read
+
+    def compute_processes(self, handle):
+        """[(pid, used memory bytes | None)] of the GPU's compute processes, or None when NVML cannot list them."""
+        try:
+            listed = self.processes_call(handle)
+        except Exception:
+            return None
+        out = []
+        for process in listed:
+            memory = getattr(process, "usedGpuMemory", None)
+            out.append((int(process.pid), memory if isinstance(memory, int) else None))
+        return out
+
+    def process_sm(self, index, handle):
+        """Each process's highest SM utilization in NVML's samples since the last call; None when unreadable."""
+        call = getattr(self.nvml, "nvmlDeviceGetProcessUtilization", None)
+        if call is None:
+            return None
+        since = self.utilization_since.get(index, int((time.time() - 1) * 1e6))
+        try:
+            rows = call(handle, since)
+        except Exception as error:
+            if getattr(error, "value", None) == NVML_ERROR_NOT_FOUND:
+                return {}
+            return None
+        highest = {}
+        for row in rows:
+            highest[int(row.pid)] = max(highest.get(int(row.pid), 0), int(row.smUtil))
+            since = max(since, int(row.timeStamp))
+        self.utilization_since[index] = since
+        return highest
+
+    def listed_pids(self):
+        pids = set()
+        for _, handle in self.handles:
+            pids.update(pid for pid, _ in self.compute_processes(handle) or [])
+        return pids
 
     @staticmethod
     def text(value):
@@ -219,6 +364,8 @@ class NvmlBackend(PollingBackend):
                 power_w=None if power_mw is None else power_mw / 1000.0,
                 mem_used_bytes=None if memory is None else memory.used,
                 reasons=[] if mask is None else reasons_from_mask(int(mask)),
+                processes=None if self.owners is None else self.owners.fields(
+                    self.compute_processes(handle), self.process_sm(index, handle)),
             ))
         return out
 
@@ -232,18 +379,21 @@ class NvmlBackend(PollingBackend):
 class NvidiaSmiBackend:
     name = "nvidia-smi"
     vendor = "nvidia"
+    owners = None
     FIELDS = "timestamp,index,utilization.gpu,utilization.memory,clocks.sm,power.draw,memory.used,%s.active"
 
     def __init__(self, wanted):
         self.select = [] if wanted is None else ["-i", ",".join(str(i) for i in sorted(wanted))]
-        listing = self.query("index,name,driver_version")
+        listing = self.query("index,name,driver_version,pci.bus_id")
         self.devices = []
         self.driver = None
+        self.bus_ids = {}  # PCI bus id (upper case) -> index, to place --query-compute-apps rows
         for line in listing:
             cells = [c.strip() for c in line.split(",")]
-            if len(cells) == 3 and cells[0].isdigit():
+            if len(cells) == 4 and cells[0].isdigit():
                 self.devices.append({"index": int(cells[0]), "name": cells[1]})
                 self.driver = cells[2]
+                self.bus_ids[cells[3].upper()] = int(cells[0])
         if not self.devices:
             raise Unavailable("nvidia-smi listed no GPU")
         # Drivers before the rename only know clocks_throttle_reasons.*.
@@ -254,6 +404,44 @@ class NvidiaSmiBackend:
             self.fields = self.FIELDS % "clocks_throttle_reasons"
             self.query(self.fields)
         self.process = None
+        self.apps_at = None  # monotonic time of the last --query-compute-apps, and its answer
+        self.apps = None
+        self.lists_processes = self.compute_apps() is not None
+
+    def compute_apps(self):
+        """{index: [(pid, used memory bytes | None)]} from --query-compute-apps, or None when it fails."""
+        try:
+            done = subprocess.run(["nvidia-smi", "--query-compute-apps=gpu_bus_id,pid,used_memory",
+                                   "--format=csv,noheader,nounits"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, universal_newlines=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if done.returncode != 0:
+            return None
+        return self.parse_apps(done.stdout, self.bus_ids)
+
+    @staticmethod
+    def parse_apps(text, bus_ids):
+        apps = {index: [] for index in bus_ids.values()}
+        for line in text.splitlines():
+            cells = [c.strip() for c in line.split(",")]
+            if len(cells) != 3 or not cells[1].isdigit() or cells[0].upper() not in bus_ids:
+                continue  # "No running processes found" and the like
+            used_mib = number(cells[2])
+            apps[bus_ids[cells[0].upper()]].append(
+                (int(cells[1]), None if used_mib is None else int(used_mib * 1024 * 1024)))
+        return apps
+
+    def listed_pids(self):
+        return {pid for rows in (self.compute_apps() or {}).values() for pid, _ in rows}
+
+    def processes_of(self, index, interval):
+        """The listing for a sample: asked again once per interval at most (one call serves every GPU)."""
+        now = time.monotonic()
+        if self.apps_at is None or now - self.apps_at >= interval * 0.9:
+            self.apps_at = now
+            self.apps = self.compute_apps()
+        return None if self.apps is None else self.apps.get(index, [])
 
     def command(self, fields):
         return ["nvidia-smi", "--query-gpu=" + fields, "--format=csv,noheader,nounits"] + self.select
@@ -299,6 +487,9 @@ class NvidiaSmiBackend:
                 break
             sample = self.parse(line)
             if sample is not None:
+                if self.owners is not None:
+                    # nvidia-smi gives no per-process SM utilization here (pmon samples once a second at best).
+                    sample.update(self.owners.fields(self.processes_of(sample["device"], interval), None))
                 emit(sample)
 
     def close(self):
@@ -417,12 +608,16 @@ class Writer:
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(description="Record GPU utilization as JSON lines (gpu-snapshot v1).")
+    parser = argparse.ArgumentParser(description="Record GPU utilization as JSON lines (gpu-snapshot v2).")
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between samples (default 0.5)")
     parser.add_argument("--duration", type=float, help="stop recording after this many seconds")
     parser.add_argument("--out", help="output file (default: standard output)")
     parser.add_argument("--devices", help="comma-separated GPU indexes to record, e.g. 0,1 (default: all)")
     parser.add_argument("--backend", choices=["auto"] + list(BACKENDS), default="auto")
+    parser.add_argument("--gpu-free-before", action="store_true",
+                        help="nothing of the job uses the GPU when the command starts: a process listed then is another's")
+    parser.add_argument("--job-parent", action="store_true",
+                        help="processes descended from this script's parent are the job's own too (a server it started)")
     parser.add_argument("--run", nargs=argparse.REMAINDER, metavar="CMD",
                         help="run CMD (everything after --run) and record until it exits")
     args = parser.parse_args(argv)
@@ -453,9 +648,45 @@ def summarize(writer, path):
         sys.stderr.write("gpu_snapshot: no samples collected; was the run shorter than --interval?\n")
 
 
-def sample_loop(backend, writer, interval, stop):
+class ProcessLister:
+    """The GPU's compute processes for a backend that cannot list them (max on NVIDIA): through NVML
+    when pynvml imports, else nvidia-smi. Samples are matched by device index, NVML's order (which
+    ignores CUDA_VISIBLE_DEVICES: with it set, the backend's index may name another GPU)."""
+
+    def __init__(self, wanted, interval, owners):
+        self.interval = interval
+        self.owners = owners
+        try:
+            self.source = NvmlBackend(wanted)
+            self.handles = dict(self.source.handles)
+        except Unavailable:
+            self.source = NvidiaSmiBackend(wanted)  # raises Unavailable when it cannot run either
+            self.handles = None
+            if not self.source.lists_processes:
+                raise Unavailable("nvidia-smi cannot list compute apps")
+
+    def listed_pids(self):
+        return self.source.listed_pids()
+
+    def add_to(self, sample):
+        index = sample["device"]
+        if self.handles is None:
+            sample.update(self.owners.fields(self.source.processes_of(index, self.interval), None))
+        elif index in self.handles:
+            handle = self.handles[index]
+            sample.update(self.owners.fields(self.source.compute_processes(handle), self.source.process_sm(index, handle)))
+        else:
+            sample.update(self.owners.fields(None, None))
+        return sample
+
+    def close(self):
+        self.source.close()
+
+
+def sample_loop(backend, writer, interval, stop, lister=None):
+    emit = writer.write if lister is None else (lambda record: writer.write(lister.add_to(record)))
     try:
-        backend.run(writer.write, interval, stop)
+        backend.run(emit, interval, stop)
     except Exception as error:  # a backend failing mid-run must not lose the recording so far
         writer.write({"kind": "warning", "message": "%s sampling failed: %s" % (backend.name, error)})
         return
@@ -489,12 +720,26 @@ def main(argv=None):
     stream = open(args.out, "w") if args.out else sys.stdout
     writer = Writer(stream)
     started = time.time()
+    lists_processes = bool(getattr(backend, "lists_processes", False))
+    owners = Owners(gpu_free_before=args.gpu_free_before, job_parent=args.job_parent)
+    lister = None
+    if lists_processes:
+        owners.before = backend.listed_pids()  # before the command exists: none of these is its
+        backend.owners = owners
+    elif backend.vendor == "nvidia":
+        try:
+            lister = ProcessLister(args.devices, args.interval, owners)
+            owners.before = lister.listed_pids()
+            lists_processes = True
+        except Unavailable:
+            lister = None
     writer.write({
-        "kind": "gpu-snapshot", "version": 1, "backend": backend.name, "interval_s": args.interval,
+        "kind": "gpu-snapshot", "version": 2, "backend": backend.name, "interval_s": args.interval,
         "command": args.run, "devices": backend.devices, "driver": backend.driver,
         "vendor": backend.vendor, "started_at": round(started, 3),
+        "processes": lists_processes, "gpu_free_before": args.gpu_free_before,
     })
-    sampler = threading.Thread(target=sample_loop, args=(backend, writer, args.interval, stop), daemon=True)
+    sampler = threading.Thread(target=sample_loop, args=(backend, writer, args.interval, stop, lister), daemon=True)
     sampler.start()
 
     child = None
@@ -504,6 +749,7 @@ def main(argv=None):
             child = subprocess.Popen(args.run, start_new_session=True,
                                      stdout=sys.stderr if stream is sys.stdout else None)
             running["child"] = child
+            owners.command = child.pid
         except OSError as error:
             writer.write({"kind": "warning", "message": "could not start the command: %s" % error})
             stop.set()
@@ -525,6 +771,8 @@ def main(argv=None):
     stop.set()
     backend.close()
     sampler.join(timeout=5)
+    if lister is not None:
+        lister.close()
     if child is not None:
         exit_code = exit_status(child.wait())
     writer.write({"kind": "end", "exit_code": exit_code, "samples": writer.samples,

@@ -37,6 +37,8 @@ const ALL_FLAGS = [
   'false',
   '--drop-outliers',
   'false',
+  '--shared-gpu',
+  'ignore',
 ];
 const EXPECTED: GateOptionsInput = {
   thresholds: { decode_tok_s: 4 },
@@ -47,6 +49,7 @@ const EXPECTED: GateOptionsInput = {
   allowEnvironmentMismatch: ['driver', 'cuda'],
   overlapCheck: false,
   dropOutliers: false,
+  sharedGpu: 'ignore',
 };
 
 beforeAll(() => {
@@ -106,7 +109,7 @@ describe('gate flags', () => {
   });
 
   it('the action inputs read through the same table, naming the input in errors', () => {
-    const inputs: Record<string, string> = { thresholds: 'decode_tok_s=4', 'fail-on': 'unfused-attention', 'fail-on-severity': 'warning', 'fail-verdicts': 'fail,invalid,insufficient-data', 'allow-throttled': 'true', 'allow-environment-mismatch': 'driver\ncuda', 'overlap-check': 'false', 'drop-outliers': 'false' };
+    const inputs: Record<string, string> = { thresholds: 'decode_tok_s=4', 'fail-on': 'unfused-attention', 'fail-on-severity': 'warning', 'fail-verdicts': 'fail,invalid,insufficient-data', 'allow-throttled': 'true', 'allow-environment-mismatch': 'driver\ncuda', 'overlap-check': 'false', 'drop-outliers': 'false', 'shared-gpu': 'ignore' };
     const { values, problems } = readOptions(actionText((name) => inputs[name] ?? ''), 'action');
     expect(problems).toEqual([]);
     expect(gateOf(values)).toEqual(EXPECTED);

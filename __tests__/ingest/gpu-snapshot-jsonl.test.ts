@@ -109,13 +109,83 @@ describe('gpu-snapshot-jsonl: gpu_snapshot.py records', () => {
 
   it('rejects another version, bad lines and records after the end, with the line', async () => {
     const header = '{"kind":"gpu-snapshot","version":1,"backend":"nvml"}';
-    await expect(fromText('{"kind":"gpu-snapshot","version":2}\n')).rejects.toThrow(/^gpu\.jsonl:1: expected gpu-snapshot version 1, got 2/);
+    await expect(fromText('{"kind":"gpu-snapshot","version":3}\n')).rejects.toThrow(/^gpu\.jsonl:1: expected gpu-snapshot version 1 or 2, got 3/);
     await expect(fromText(`${header}\n{oops\n{"kind":"end","exit_code":0,"samples":0}`)).rejects.toThrow(/^gpu\.jsonl:2: expected one JSON object per line/);
     await expect(fromText(`${header}\n{"kind":"end","exit_code":0,"samples":0}\n{"kind":"sample","gpu_util":1}`)).rejects.toThrow(
       /^gpu\.jsonl:3: expected nothing after the "end" record/,
     );
     await expect(fromText('{"t": 1, "gpu": 200, "reasons": 0}\n')).rejects.toThrow(InputError);
     await expect(fromText('[1, 2]\n')).rejects.toThrow(/^gpu\.jsonl:1: expected one JSON object per line/);
+  });
+});
+
+describe('gpu-snapshot-jsonl version 2: the GPU\'s processes', () => {
+  const header = (processes: boolean) =>
+    JSON.stringify({ kind: 'gpu-snapshot', version: 2, backend: 'nvml', interval_s: 0.5, command: ['bash', '-c', 'python3 decode.py'], devices: [{ index: 0, name: 'NVIDIA H200' }], driver: '580.159.04', vendor: 'nvidia', started_at: 1796496302.0, processes, gpu_free_before: true });
+  const sample = (t: number, util: number, extra: Record<string, unknown>) =>
+    JSON.stringify({ kind: 'sample', t, device: 0, gpu_util: util, mem_util: 20, sm_clock_mhz: 1980, power_w: 400.5, mem_used_bytes: 40e9, reasons: [], hw_throttle: [], ...extra });
+  const neighbour = { pid: 4194000, owner: 'other', by: 'before', sm_util: 62, mem_used_bytes: 8589934592 };
+
+  it('reads neighbours by pid and by the GPU busy before the command, and pids it cannot place', async () => {
+    const capture = await fromText(
+      [
+        header(true),
+        // 0.2 s in: busy, nothing of the command yet, but within NVML's averaging second: not counted as busy-before.
+        sample(1796496302.2, 30, { own: 0, others: [neighbour], command_on_gpu: false }),
+        sample(1796496303.5, 45, { own: 0, others: [{ ...neighbour, sm_util: 45 }], command_on_gpu: false }),
+        sample(1796496304.0, 97, { own: 0, others: [neighbour, { pid: 4194100, owner: 'unknown', by: null, sm_util: 80, mem_used_bytes: null }], command_on_gpu: true }),
+        sample(1796496304.5, 99, { own: 1, others: [{ ...neighbour, sm_util: 88, mem_used_bytes: 9663676416 }, { pid: 5120, owner: 'other', by: 'proc', sm_util: 0, mem_used_bytes: null }], command_on_gpu: true }),
+        sample(1796496305.0, 99, { own: null, others: null, command_on_gpu: null }),
+        '{"kind":"end","exit_code":0,"samples":5,"duration_s":3.1}',
+      ].join('\n'),
+    );
+    expect(capture.gpuProcesses).toEqual({
+      listedSamples: 4,
+      samples: 5,
+      neighbours: [
+        { pid: 4194000, evidence: 'listed-before', device: 0, samples: 4, maxSmPercent: 88, maxMemoryBytes: 9663676416 },
+        // Only the sample 1.5 s in counts: the one at 0.2 s may still average the previous run's end.
+        { pid: null, evidence: 'busy-before', device: 0, samples: 1, maxSmPercent: 45, maxMemoryBytes: null },
+        { pid: 5120, evidence: 'process', device: 0, samples: 1, maxSmPercent: 0, maxMemoryBytes: null },
+      ],
+      unknownPids: [4194100],
+      jobDevices: [0],
+    });
+    expect(capture.utilization).toHaveLength(5);
+  });
+
+  it('on a machine of several GPUs only those the command used count: another job\'s GPU is not shared with this one', async () => {
+    const onDevice = (device: number, t: number, extra: Record<string, unknown>) => JSON.stringify({ ...JSON.parse(sample(t, 90, extra)), device });
+    const lines = [
+      header(true).replace('"devices":[{"index":0,"name":"NVIDIA H200"}]', '"devices":[{"index":0,"name":"NVIDIA H200"},{"index":1,"name":"NVIDIA H200"}]'),
+      onDevice(0, 1796496303.5, { own: 1, others: [], command_on_gpu: true }),
+      onDevice(1, 1796496303.5, { own: 0, others: [{ ...neighbour, pid: 777, by: 'proc' }], command_on_gpu: true }),
+      onDevice(0, 1796496304.0, { own: 1, others: [], command_on_gpu: true }),
+      onDevice(1, 1796496304.0, { own: 0, others: [{ ...neighbour, pid: 777, by: 'proc' }], command_on_gpu: true }),
+    ];
+    const two = await fromText([...lines, '{"kind":"end","exit_code":0,"samples":4}'].join('\n'));
+    expect(two.gpuProcesses).toMatchObject({ neighbours: [], jobDevices: [0] });
+    // The same neighbour on the command's GPU counts.
+    const same = await fromText([...lines, onDevice(0, 1796496304.5, { own: 1, others: [{ ...neighbour, pid: 778, by: 'proc' }], command_on_gpu: true }), '{"kind":"end","exit_code":0,"samples":5}'].join('\n'));
+    expect(same.gpuProcesses!.neighbours.map((n) => [n.pid, n.device])).toEqual([[778, 0]]);
+  });
+
+  it('a recording whose backend lists no processes has no gpuProcesses; one that lists none has no neighbours', async () => {
+    const plain = await fromText([header(false), sample(1796496303, 50, {}), '{"kind":"end","exit_code":0,"samples":1}'].join('\n'));
+    expect(plain).not.toHaveProperty('gpuProcesses');
+    const quiet = await fromText([header(true), sample(1796496303.5, 0, { own: 0, others: [], command_on_gpu: false }), '{"kind":"end","exit_code":0,"samples":1}'].join('\n'));
+    expect(quiet.gpuProcesses).toEqual({ listedSamples: 1, samples: 1, neighbours: [], unknownPids: [], jobDevices: [] });
+  });
+
+  it('rejects process fields of the wrong shape with the file and line', async () => {
+    const bad = (extra: Record<string, unknown>) => fromText([header(true), sample(1796496303, 50, { own: 0, others: [], command_on_gpu: true }), sample(1796496304, 50, extra)].join('\n'));
+    await expect(bad({ others: [], command_on_gpu: true })).rejects.toThrow(/^gpu\.jsonl:3: expected "own": a whole number of processes or null in a gpu-snapshot version 2 sample$/);
+    await expect(bad({ own: 0, others: 'none', command_on_gpu: true })).rejects.toThrow(/^gpu\.jsonl:3: expected "others": a list of processes or null/);
+    await expect(bad({ own: 0, others: [{ ...neighbour, owner: 'mine' }], command_on_gpu: true })).rejects.toThrow(/^gpu\.jsonl:3: expected "others\[\]\.owner": "other" or "unknown"/);
+    await expect(bad({ own: 0, others: [{ ...neighbour, sm_util: 140 }], command_on_gpu: true })).rejects.toThrow(/^gpu\.jsonl:3: expected "others\[\]\.sm_util": 0\.\.100 or null/);
+    await expect(bad({ own: 0, others: [{ ...neighbour, pid: -1 }], command_on_gpu: true })).rejects.toThrow(/^gpu\.jsonl:3: expected "others\[\]\.pid"/);
+    await expect(bad({ own: 0, others: [], command_on_gpu: 'yes' })).rejects.toThrow(/^gpu\.jsonl:3: expected "command_on_gpu": true, false or null/);
+    await expect(fromText('{"kind":"gpu-snapshot","version":2,"backend":"nvml"}\n')).rejects.toThrow(/^gpu\.jsonl:1: expected "processes": true or false in a gpu-snapshot version 2 header, got undefined/);
   });
 });
 

@@ -105,6 +105,7 @@ const GATE_VALUES: { [K in GateOptionKey]: ReadonlyArray<GateOptionValue<K>> } =
   allowEnvironmentMismatch: [true, ['driver', 'cuda']],
   overlapCheck: [false],
   dropOutliers: [false],
+  sharedGpu: ['ignore'],
 };
 
 describe('the option table', () => {

@@ -37,7 +37,7 @@ interface Run {
   stderr: string;
 }
 
-function snapshot(args: string[], options: { path?: string; pythonPath?: string; onStart?: (pid: number) => void; onStdout?: (soFar: string) => void } = {}): Promise<Run> {
+function snapshot(args: string[], options: { path?: string; pythonPath?: string; env?: Record<string, string>; onStart?: (pid: number) => void; onStdout?: (soFar: string) => void } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(PYTHON, [SCRIPT, ...args], {
       env: {
@@ -45,6 +45,7 @@ function snapshot(args: string[], options: { path?: string; pythonPath?: string;
         PYTHONDONTWRITEBYTECODE: '1', // no __pycache__ left beside the stand-in modules
         PATH: options.path ?? `${fakeBin}:${process.env['PATH']}`,
         ...(options.pythonPath ? { PYTHONPATH: options.pythonPath } : {}),
+        ...options.env,
       },
     });
     let stdout = '';
@@ -72,7 +73,7 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
     expect(run.code).toBe(3);
     const lines = records(readFileSync(out, 'utf8'));
     expect(lines[0]).toMatchObject({
-      kind: 'gpu-snapshot', version: 1, backend: 'nvidia-smi', interval_s: 0.05,
+      kind: 'gpu-snapshot', version: 2, backend: 'nvidia-smi', interval_s: 0.05, processes: true, gpu_free_before: false,
       command: ['python3', '-c', 'import time, sys; time.sleep(0.5); sys.exit(3)'],
       devices: [{ index: 0, name: 'NVIDIA H200' }, { index: 1, name: 'NVIDIA H200' }], driver: '580.159.04',
     });
@@ -169,6 +170,79 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
     });
   });
 
+  it('tells the command\'s GPU processes from others\' (NVML stand-in): by session, by pid namespace, by listed before', async () => {
+    // A "GPU user" outside the command (this test's child, not in the command's session), and a host
+    // pid this namespace cannot see (above any pid_max), listed before the command starts.
+    const mark = `gpu-user-${process.pid}`;
+    const outside = spawn(PYTHON, ['-c', `import time; time.sleep(20)  # ${mark}`]);
+    try {
+      const env = { STAND_IN_NVML_MARK: mark, STAND_IN_NVML_HOST_PIDS: '4194999:2147483648' };
+      const command = ['--run', PYTHON, '-c', `import time; time.sleep(0.6)  # ${mark}`];
+      const run = await snapshot(['--backend', 'nvml', '--interval', '0.05', '--gpu-free-before', ...command], { pythonPath: STAND_INS, env });
+      expect(run.code).toBe(0);
+      const lines = records(run.stdout);
+      expect(lines[0]).toMatchObject({ version: 2, processes: true, gpu_free_before: true });
+      const samples = lines.filter((l) => l['kind'] === 'sample');
+      // Once the command is listed (its own session), it counts as own, never among the others.
+      const withCommand = samples.filter((s) => s['own'] === 1);
+      expect(withCommand.length).toBeGreaterThanOrEqual(2);
+      for (const sample of withCommand) {
+        expect(sample['command_on_gpu']).toBe(true);
+        expect(sample['others']).toEqual([
+          { pid: outside.pid, owner: 'other', by: 'proc', sm_util: 40, mem_used_bytes: 1073741824 },
+          { pid: 4194999, owner: 'other', by: 'before', sm_util: 40, mem_used_bytes: 2147483648 },
+        ]);
+      }
+      // Without --gpu-free-before the unseen pid cannot be placed, and nothing says when the command reached the GPU.
+      const unsure = records((await snapshot(['--backend', 'nvml', '--interval', '0.05', ...command], { pythonPath: STAND_INS, env })).stdout);
+      const last = unsure.filter((l) => l['kind'] === 'sample').at(-1)!;
+      expect(last['command_on_gpu']).toBeNull();
+      expect(last['others']).toContainEqual({ pid: 4194999, owner: 'unknown', by: null, sm_util: 40, mem_used_bytes: 2147483648 });
+
+      const capture = await runImporter(gpuSnapshotJsonl, inputFromText('nvml.jsonl', run.stdout));
+      expect(capture.gpuProcesses!.neighbours.map((n) => [n.pid, n.evidence, n.maxSmPercent])).toEqual([
+        [outside.pid, 'process', 40],
+        [4194999, 'listed-before', 40],
+      ]);
+    } finally {
+      outside.kill();
+    }
+  });
+
+  it('--job-parent: a process the job started beside the command (a server) is the job\'s own; without it, another\'s', async () => {
+    const mark = `gpu-server-${process.pid}`;
+    // A shell starts the "server" on the GPU, then the sampler: both are the shell's children.
+    const job = (flag: string) =>
+      new Promise<string>((resolve, reject) => {
+        const shell = spawn('bash', ['-c', `${PYTHON} -c 'import time; time.sleep(20)  # ${mark}' & server=$!; sleep 0.3; ${PYTHON} ${SCRIPT} --backend nvml --interval 0.05 ${flag} --run ${PYTHON} -c 'import time; time.sleep(0.4)'; kill $server`], {
+          env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: STAND_INS, STAND_IN_NVML_MARK: mark },
+        });
+        let out = '';
+        shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        shell.on('error', reject);
+        shell.on('close', () => resolve(out));
+      });
+    const samplesOf = (text: string) => records(text).filter((l) => l['kind'] === 'sample');
+    const own = samplesOf(await job('--job-parent'));
+    expect(own.length).toBeGreaterThanOrEqual(2);
+    for (const sample of own) expect(sample).toMatchObject({ own: 1, others: [] });
+    const other = samplesOf(await job(''));
+    expect(other.length).toBeGreaterThanOrEqual(2);
+    for (const sample of other) expect(sample).toMatchObject({ own: 0, others: [{ owner: 'other', by: 'proc', sm_util: 40 }] });
+  });
+
+  it('lists compute apps through nvidia-smi: a host pid listed before the command is another\'s, with its memory and no SM reading', async () => {
+    const out = join(work, 'apps.jsonl');
+    const run = await snapshot(['--backend', 'nvidia-smi', '--interval', '0.05', '--devices', '0', '--gpu-free-before', '--out', out, '--run', 'python3', '-c', 'import time; time.sleep(0.4)'], {
+      env: { FAKE_SMI_APPS: '00000000:18:00.0, 4194999, 2048;00000000:2A:00.0, 4194998, 512' },
+    });
+    expect(run.code).toBe(0);
+    const samples = records(readFileSync(out, 'utf8')).filter((l) => l['kind'] === 'sample');
+    expect(samples.length).toBeGreaterThanOrEqual(2);
+    // GPU 1's process (bus 2A) is not on the recorded GPU 0.
+    for (const sample of samples) expect(sample).toMatchObject({ own: 0, others: [{ pid: 4194999, owner: 'other', by: 'before', sm_util: null, mem_used_bytes: 2048 * 1048576 }], command_on_gpu: false });
+  });
+
   it('prefers max.profiler.gpu on auto (stand-in module) and keeps its reason names', async () => {
     const run = await snapshot(['--interval', '0.05', '--duration', '0.2'], { pythonPath: STAND_INS });
     const capture = await runImporter(gpuSnapshotJsonl, inputFromText('stdout.jsonl', run.stdout));
@@ -177,6 +251,17 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
     expect(capture.utilization.find((s) => s.device === 0)).toMatchObject({ gpuPercent: 91, smClockMhz: 1755, memoryUsedBytes: 537919488, reasons: ['sw_power_cap'] });
     expect(capture.utilization.find((s) => s.device === 1)).toMatchObject({ gpuPercent: 0, reasons: ['gpu_idle'] });
     expect(capture.utilization.find((s) => s.device === 0)).not.toHaveProperty('powerW');
+  });
+
+  it('max.profiler.gpu lists no processes: NVML lists them beside it, for the GPUs NVML knows', async () => {
+    const run = await snapshot(['--interval', '0.05', '--duration', '0.2', '--gpu-free-before'], { pythonPath: STAND_INS, env: { STAND_IN_NVML_HOST_PIDS: '4194999:1024' } });
+    const lines = records(run.stdout);
+    expect(lines[0]).toMatchObject({ backend: 'max', processes: true, gpu_free_before: true });
+    const samples = lines.filter((l) => l['kind'] === 'sample');
+    // Nothing was started (no --run): the listed pid was there before, so it is another's.
+    expect(samples.find((s) => s['device'] === 0)).toMatchObject({ own: 0, others: [{ pid: 4194999, owner: 'other', by: 'before', sm_util: 40, mem_used_bytes: 1024 }], command_on_gpu: false });
+    // The stand-in NVML has one GPU: the max backend's second has no listing.
+    expect(samples.find((s) => s['device'] === 1)).toMatchObject({ own: null, others: null, command_on_gpu: null });
   });
 
   it('fails with exit code 2 and says why when no backend is available', async () => {

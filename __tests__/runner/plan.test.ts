@@ -33,7 +33,7 @@ describe('buildPlan: max generate', () => {
     expect(ids(p)).toEqual(['warmup-1', 'measured-1', 'measured-2', 'profile']);
     const generate = ['max', 'generate', '--model', 'org/m', '--max-new-tokens', '100', '--prompt', 'Hello', '--max-length', '512'];
     expect(p.steps[0]!.argv).toEqual(generate);
-    expect(p.steps[1]!.argv).toEqual(['/venv/bin/python3', '/pg/python/gpu_snapshot.py', '--interval', '0.5', '--out', '/work/out/captures/measured-1.gpu.jsonl', '--run', ...generate]);
+    expect(p.steps[1]!.argv).toEqual(['/venv/bin/python3', '/pg/python/gpu_snapshot.py', '--interval', '0.5', '--gpu-free-before', '--out', '/work/out/captures/measured-1.gpu.jsonl', '--run', ...generate]);
     expect(p.steps[1]!.outputs).toEqual([
       { path: '/work/out/logs/measured-1.log', kind: 'max-generate', analysis: true },
       { path: '/work/out/captures/measured-1.gpu.jsonl', kind: 'gpu-snapshot-jsonl', analysis: true },
@@ -132,6 +132,8 @@ describe('buildPlan: max serve', () => {
     const benchmark = ['max', 'benchmark', '--model', 'org/m', '--host', '127.0.0.1', '--port', '8123', '--dataset-name', 'random', '--random-input-len', '512', '--num-prompts', '1000', '--max-concurrency', '8', '--random-output-len', '100', '--max-benchmark-duration-s', '20'];
     expect(p.steps[1]!.argv).toEqual(benchmark);
     expect(p.steps[2]!.argv.slice(-2)).toEqual(['--result-filename', '/work/out/captures/benchmark-1.json']);
+    // The server is the job's own process on the GPU outside the window: the sampler counts the runner's children as the job's.
+    expect(p.steps[2]!.argv.slice(2, 6)).toEqual(['--interval', '0.5', '--job-parent', '--out']);
     expect(p.steps[2]!.outputs.map((o) => [o.kind, o.analysis])).toEqual([
       ['max-benchmark-json', true],
       ['max-benchmark', false],

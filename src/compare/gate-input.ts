@@ -6,6 +6,7 @@ import type { Environment } from '../model/capture.js';
 import type { BaselineOrigin, Comparison, ComparisonRow, DecisionCause, DecisionPolicy, StepCount, Verdict } from '../model/report.js';
 import type { VerdictFinding } from './verdict.js';
 import type { KernelFamily } from '../model/family-ids.js';
+import type { GpuSharing } from '../model/gpu-sharing.js';
 
 export interface GateMetric {
   name: string;
@@ -64,6 +65,8 @@ export interface GateInput {
   sources?: ReadonlyArray<{ format: string }>;
   /** The decode steps of the side's capture, as its report recorded them (stepCountOf in src/diagnose/step-count.ts counts them otherwise). */
   stepCount?: StepCount | undefined;
+  /** Whether another process shared the GPU during each measured run (a Report's or a Profile's gpuSharing). */
+  gpuSharing?: GpuSharing | null | undefined;
   /** When the side was produced (a Report's generatedAt). */
   generatedAt?: string;
   /** Where a baseline came from and why it was chosen, for the report. */

@@ -97,6 +97,10 @@ function gateSpec<V extends z.ZodType>(spec: GateOptionSpec<V>): GateOptionSpec<
   return spec;
 }
 
+/** What the gate does with runs another process shared the GPU with. */
+export const SHARED_GPU_POLICIES = ['refuse', 'ignore'] as const;
+export type SharedGpuPolicy = (typeof SHARED_GPU_POLICIES)[number];
+
 const writeList = (items: readonly string[]): string => items.join(',');
 const writeSwitch = (on: boolean): string => String(on);
 
@@ -169,6 +173,17 @@ export const GATE_OPTION_SPECS = {
    * out the kept runs are compared by Yuen's trimmed t-test.
    */
   dropOutliers: gateSpec({ value: z.boolean(), default: true, write: writeSwitch }),
+  /**
+   * When the GPU sampler saw another process's work during measured runs: `refuse` (a gated metric
+   * is decided on the runs it left alone when enough remain, else it is undecided; see
+   * src/compare/shared-gpu.ts), or `ignore` (decided on every run, the sharing named).
+   */
+  sharedGpu: gateSpec({
+    value: z.enum(SHARED_GPU_POLICIES, { error: `expected one of ${SHARED_GPU_POLICIES.join(', ')}` }),
+    default: 'refuse',
+    parse: parseSharedGpu,
+    write: (policy) => policy,
+  }),
 };
 
 type GateSpecs = typeof GATE_OPTION_SPECS;
@@ -419,6 +434,12 @@ export function parseFailOnSeverity(text: string, name: string): FailOnSeverity 
   const severity = text.trim().toLowerCase();
   if (!(FAIL_ON_SEVERITIES as readonly string[]).includes(severity)) throw new UsageError(`${name}: expected one of ${FAIL_ON_SEVERITIES.join(', ')}, got ${JSON.stringify(text)}`);
   return severity as FailOnSeverity;
+}
+
+export function parseSharedGpu(text: string, name: string): SharedGpuPolicy {
+  const policy = text.trim().toLowerCase();
+  if (!(SHARED_GPU_POLICIES as readonly string[]).includes(policy)) throw new UsageError(`${name}: expected one of ${SHARED_GPU_POLICIES.join(', ')}, got ${JSON.stringify(text)}`);
+  return policy as SharedGpuPolicy;
 }
 
 /** `fail,invalid,insufficient-data` → the verdicts that fail the job; `none` → [] (nothing fails it). */

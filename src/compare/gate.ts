@@ -10,6 +10,7 @@ import { rowCause, strongestSeverity } from '../model/decision.js';
 import { blockingMismatches, environmentMismatches } from './fingerprint.js';
 import type { GatedRow, GateInput, GatePolicy, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
+import { applySharedGpu } from './shared-gpu.js';
 import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOptions, type GateOptionsInput } from './gate-options.js';
 import { estimateBetweenJobNoise, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
@@ -142,7 +143,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     options = { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), ...rows.map((r) => [r.metric, r.floor * 100] as const)]) };
     betweenJobs = { reports: context.history.length, metrics: rows };
   }
-  const metrics = compareMetrics(current.metrics, baseline.metrics, options);
+  const metrics = applySharedGpu(current, baseline, compareMetrics(current.metrics, baseline.metrics, options), options);
   const rows: GatedRow[] = [...metrics.rows];
   const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
   let kernelChanges: Comparison['kernelChanges'] = [];

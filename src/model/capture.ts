@@ -149,6 +149,40 @@ export const UtilSampleSchema = z.object({
 });
 export type UtilSample = z.infer<typeof UtilSampleSchema>;
 
+/**
+ * Another's work on the GPU, as one recording of a command saw it (gpu-snapshot version 2): a
+ * process shown outside the command in this pid namespace (`process`), one listed before the
+ * command started while nothing of the job used the GPU (`listed-before`: a host pid a container
+ * cannot see), or utilization while no process of the command could be on the GPU yet
+ * (`busy-before`, no pid). Its samples, device, highest SM utilization (the process's own, or the
+ * GPU's for busy-before; null where the sampler could not read it) and GPU memory.
+ */
+export const GpuNeighbourSchema = z.object({
+  pid: z.number().int().nonnegative().nullable(),
+  evidence: z.enum(['process', 'listed-before', 'busy-before']),
+  device: z.number().int().nonnegative(),
+  samples: z.number().int().positive(),
+  maxSmPercent: z.number().min(0).max(100).nullable(),
+  maxMemoryBytes: z.number().nonnegative().nullable(),
+});
+export type GpuNeighbour = z.infer<typeof GpuNeighbourSchema>;
+
+/**
+ * The GPU's processes over one recording of a command: the samples that listed them (of all), the
+ * neighbours seen on the GPUs the command used (`jobDevices`: those that listed a process of its
+ * own or a pid it could not place; empty: not known, and every recorded GPU counts), and the pids
+ * whose owner the recording could not tell (not in this pid namespace, first listed after the
+ * command started: possibly the command's own).
+ */
+export const GpuProcessesSchema = z.object({
+  listedSamples: z.number().int().nonnegative(),
+  samples: z.number().int().nonnegative(),
+  neighbours: z.array(GpuNeighbourSchema),
+  unknownPids: z.array(z.number().int().nonnegative()),
+  jobDevices: z.array(z.number().int().nonnegative()).default([]),
+});
+export type GpuProcesses = z.infer<typeof GpuProcessesSchema>;
+
 /** One profiler step (ProfilerStep#N or a user range), as the GPU saw it. */
 export const StepSchema = z.object({
   name: z.string(),
@@ -358,6 +392,8 @@ export const CaptureSchema = z.object({
   environment: EnvironmentSchema.default({}),
   /** Where the workload reported its timed runs: utilization is read over these when samples fall inside. */
   timedWindows: z.array(TimedWindowSchema).default([]),
+  /** The GPU's processes over a recording of one command (gpu-snapshot version 2): whether another's work shared the GPU. */
+  gpuProcesses: GpuProcessesSchema.optional(),
   /** GPU utilization as a profiler computed it over the capture (e.g. nsys analyze gpu_time_util), 0..100. */
   gpuTimeUtilPercent: z.number().min(0).max(100).optional(),
   /** The timeline's events as read (bounded), for the clean trace profile-gate writes; never serialized. */

@@ -97,12 +97,23 @@ function v3ToV4(data: Data): Data {
   return { ...rest, schemaVersion: 4 };
 }
 
+/**
+ * Version 5 records whether another process shared the GPU during each measured run (`gpuSharing`),
+ * and rows the gate could not decide because of it (`insufficient.why: 'shared-gpu'`, the metric
+ * reading's `sharedGpu`), which a version-4 reader would refuse. A version-4 report has none of
+ * them: it reads unchanged, its runs' sharing unknown.
+ */
+function v4ToV5(data: Data): Data {
+  return { ...data, schemaVersion: 5 };
+}
+
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   0: v0ToV1,
   1: v1ToV2,
   2: v2ToV3,
   3: v3ToV4,
+  4: v4ToV5,
 };
 
 /** A report of a version before the decision was recorded: validated without it, then given one from its rows. */

@@ -42,6 +42,8 @@ export const NOTICE_CODES = {
   'kineto-python-stacks-late': "kernel launches came before the trace's Python stack events and have no Python line",
   'kineto-python-no-user-frame': "no kernel launch ran inside the workload's own Python: no Python line is given",
   // Inputs taken together (pipeline/)
+  'gpu-shared': 'another process used the GPU during measured runs (the gate decides without them, or not at all)',
+  'gpu-process-unplaced': "the GPU listed pids this namespace cannot see after a run started: the job's own or another's",
   'workload-lines-not-read': "a table capture also holds the workload's metric lines (a console log); they are not read with its tables",
   'unreadable-input': 'an input could not be read and was skipped (not --strict)',
   'same-run-counted-once': 'inputs recording the same kernel launches were set aside so the run counts once',

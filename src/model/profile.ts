@@ -15,6 +15,7 @@ import {
   TimelineSchema,
 } from './capture.js';
 import { kernelFamily } from './family-ids.js';
+import { GpuSharingSchema } from './gpu-sharing.js';
 
 /** A kernel family as stored: a built-in id, or a user family's id (family-ids.ts). */
 export const KernelFamilySchema = z.string().transform(kernelFamily);
@@ -116,5 +117,7 @@ export const ProfileSchema = z.object({
    * few launches an Nsight Compute deep dive replayed, which say nothing about the run's mix.
    */
   kernelOrigin: z.enum(['breakdown', 'deep-dive']).optional(),
+  /** Whether another process shared the GPU during each measured run (null: no recording listed the GPU's processes). */
+  gpuSharing: GpuSharingSchema.nullable().default(null),
 });
 export type Profile = z.infer<typeof ProfileSchema>;

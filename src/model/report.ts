@@ -3,10 +3,11 @@
  * Bump REPORT_SCHEMA_VERSION on any change that an old reader would misread, and migrate forward.
  */
 import { z } from 'zod';
-import { EnvironmentSchema, NcuResultSchema, NoticeSchema, SourceSchema, TimelineSchema, ApiStatSchema, MemopStatSchema, CpuFunctionSchema } from './capture.js';
+import { EnvironmentSchema, GpuNeighbourSchema, NcuResultSchema, NoticeSchema, SourceSchema, TimelineSchema, ApiStatSchema, MemopStatSchema, CpuFunctionSchema } from './capture.js';
 import { FamilyShareSchema, KernelFamilySchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
+import { GpuSharingSchema } from './gpu-sharing.js';
 
-export const REPORT_SCHEMA_VERSION = 4;
+export const REPORT_SCHEMA_VERSION = 5;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 export const REPORT_FILE = 'report.json';
 
@@ -147,6 +148,33 @@ export const StallSideSchema = z.object({
 export type StallSide = z.infer<typeof StallSideSchema>;
 
 /**
+ * A gated metric whose runs another process shared the GPU with (schema 5; src/compare/shared-gpu.ts):
+ * what the gate did (`clean-runs`: decided on the runs the sharing left alone, the others left out;
+ * `fail-both-sides`: a failure kept, the sharing alike on both sides; `against-sharing`: a failure
+ * with only the baseline shared, or an improvement with only the current (a neighbour only slows the
+ * runs it shares, so it worked against the change found); `refused`: undecided;
+ * `ignored`: decided on every run, as shared-gpu ignore says), the row's status on every run (and
+ * for `refused`, why the shared runs were not left out), and
+ * per side the runs the sharing was seen in, of how many recorded, and who shared it (the busiest
+ * first, at most 3: a pid, or null for work seen before any process of the job was on the GPU).
+ */
+export const SharedGpuReadingSchema = z.object({
+  action: z.enum(['clean-runs', 'fail-both-sides', 'against-sharing', 'refused', 'ignored']),
+  allRuns: RowStatusSchema,
+  /** Refused: why the shared runs were not left out: too few runs remain on a side without them, or the runs' samples are not told apart. */
+  refusedFor: z.enum(['too-few-clean-runs', 'runs-not-told-apart']).optional(),
+  sides: z.array(
+    z.object({
+      side: SideSchema,
+      runs: z.array(z.number().int().positive()),
+      of: z.number().int().nonnegative(),
+      who: z.array(GpuNeighbourSchema.pick({ pid: true, evidence: true, maxSmPercent: true, maxMemoryBytes: true })).max(3),
+    }),
+  ),
+});
+export type SharedGpuReading = z.infer<typeof SharedGpuReadingSchema>;
+
+/**
  * What a metric row's sentence says beyond the row's own fields, as data (renderers write it):
  * the interval's level, the runs left out (slowest, warm-up), and for an undecided or warned row
  * what held it back: runs of one side that reach the other's median (`overlap`), a side whose runs
@@ -159,7 +187,7 @@ export const MetricReadingSchema = z.object({
    * The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side;
    * `not-gated`: no threshold names it; `no-relative-change`: the baseline median is not positive.
    */
-  outcome: z.enum(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift']),
+  outcome: z.enum(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']),
   side: SideSchema.optional(),
   /** The interval's confidence level (0.95). */
   level: z.number().optional(),
@@ -185,6 +213,8 @@ export const MetricReadingSchema = z.object({
   smallChange: z.boolean().optional(),
   /** A monotonic drift within a side: its change over its samples (a fraction), the samples and the Mann-Kendall p. */
   drift: z.array(z.object({ side: SideSchema, change: z.number(), samples: z.number().int().nonnegative(), pValue: z.number() })).optional(),
+  /** Another process shared the GPU during runs of a side: what the gate did about it (schema 5). */
+  sharedGpu: SharedGpuReadingSchema.optional(),
 });
 
 /**
@@ -288,7 +318,7 @@ export const ComparisonRowSchema = z.object({
    */
   insufficient: z
     .object({
-      why: z.enum(['interval-reaches-floor', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples']),
+      why: z.enum(['interval-reaches-floor', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples', 'shared-gpu']),
       noise: z.tuple([z.number().nonnegative(), z.number().nonnegative()]),
       couldHide: z.number().nullable(),
       runsPerSide: z.number().int().positive().nullable(),
@@ -697,5 +727,10 @@ export const ReportSchema = z.object({
    * in part keeps only the first profiler steps.
    */
   stepCount: StepCountSchema.optional(),
+  /**
+   * Whether another process shared the GPU during each measured run, with what was seen (schema 5;
+   * absent where no GPU recording listed the GPU's processes).
+   */
+  gpuSharing: GpuSharingSchema.optional(),
 });
 export type Report = z.infer<typeof ReportSchema>;

@@ -575,6 +575,12 @@ export const OPTIONS = [
     doc: 'Leave out the runs below a side\'s fast cluster (stalls: a competing process, a busy neighbour, a page-cache miss), as many of each side and at most 40% of the smaller side, name them in the report, and compare the kept runs.',
     flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, as many of each side, and compare the kept runs" },
   }),
+  gateOption({
+    key: 'sharedGpu',
+    input: 'shared-gpu',
+    doc: 'When the GPU sampler sees another process using the GPU during measured runs: refuse (decide on the runs it left alone when enough remain on both sides, else undecided: insufficient-data naming the process) or ignore (decide on every run and name the sharing).',
+    flag: { name: 'shared-gpu', commands: GATE_COMMANDS, value: 'refuse|ignore', help: 'runs another process shared the GPU with: refuse (decide on the other runs, else undecided) or ignore' },
+  }),
   option({
     key: 'ruleOptions',
     input: 'rule-options',

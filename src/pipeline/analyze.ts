@@ -191,6 +191,7 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
         : gate.comparison,
     ranks: profile.ranks,
     stepCount: gate.comparison?.perStep?.current ?? stepCountOf(current),
+    ...(profile.gpuSharing ? { gpuSharing: profile.gpuSharing } : {}),
   };
   return ReportSchema.parse(report);
 }

@@ -5,6 +5,7 @@ import type { FamilyShare, Profile, Rank } from '../model/profile.js';
 import { createClassifier, familiesInContext, type Classifier } from '../classify/classify.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import { replaysKernels } from '../ingest/registry.js';
+import { neighbourCounts, type GpuSharing } from '../model/gpu-sharing.js';
 
 /** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
 export function buildProfile(allCaptures: readonly Capture[], classify: Classifier = createClassifier(), inputNotices: readonly Notice[] = []): Profile {
@@ -40,6 +41,8 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
     });
   }
   const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
+  const gpuSharing = gpuSharingOf(allCaptures);
+  notices.push(...sharingNotices(gpuSharing));
 
   return {
     sources: allCaptures.map((c) => c.source),
@@ -61,6 +64,55 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
     gpuTimeUtilPercent: gpuTimeUtil ?? null,
     ranks: ranksOf(captures, classify, notices),
     ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? ('breakdown' as const) : ('deep-dive' as const) } : {}),
+    gpuSharing,
+  };
+}
+
+/** What the runs' GPU sharing says to people: runs shared, and pids no recording could place. */
+function sharingNotices(sharing: GpuSharing | null): Notice[] {
+  if (!sharing) return [];
+  const notices: Notice[] = [];
+  const shared = sharing.runs.filter((run) => run.shared);
+  if (shared.length) {
+    const who = [...new Set(shared.flatMap((run) => run.neighbours.filter(neighbourCounts).map((n) => (n.pid === null ? 'a process busy before the run\'s own' : `pid ${n.pid}`))))];
+    notices.push({ code: 'gpu-shared', severity: 'warning', message: `another process used the GPU during measured run${shared.length === 1 ? '' : 's'} ${shared.map((run) => run.run).join(', ')} of ${sharing.runs.length} (${who.join(', ')})` });
+  }
+  const unplaced = [...new Set(sharing.runs.flatMap((run) => run.unknownPids))];
+  if (unplaced.length) {
+    notices.push({ code: 'gpu-process-unplaced', severity: 'info', message: `the GPU listed pid${unplaced.length === 1 ? '' : 's'} ${unplaced.slice(0, 5).join(', ')} that this pid namespace cannot see, first after a run's command started: the job's own (a container sees host pids) or another's; not counted as another's` });
+  }
+  return notices;
+}
+
+/**
+ * Each GPU recording that listed the GPU's processes is one measured run, in input order. A metric's
+ * samples are placed in runs only when as many inputs carry it as there are recordings: the runner
+ * lists each run's files together, and a folder sorts the runs' consoles as it sorts their
+ * recordings (measured-1, measured-10, measured-2 …), so the k-th of each is the same run. Else the
+ * runs' samples are not told apart, and no run can be left out alone.
+ */
+export function gpuSharingOf(captures: readonly Capture[]): GpuSharing | null {
+  const recordings = captures.filter((c) => c.gpuProcesses !== undefined);
+  if (recordings.length === 0) return null;
+  const carriers = new Map<string, number[]>();
+  for (const capture of captures) {
+    const counts = new Map<string, number>();
+    for (const sample of capture.metrics) if (Number.isFinite(sample.value)) counts.set(sample.name, (counts.get(sample.name) ?? 0) + 1);
+    for (const [name, count] of counts) carriers.set(name, [...(carriers.get(name) ?? []), count]);
+  }
+  const placed = [...carriers].filter(([, counts]) => counts.length === recordings.length);
+  return {
+    runs: recordings.map((recording, i) => {
+      const seen = recording.gpuProcesses!;
+      return {
+        run: i + 1,
+        listed: seen.listedSamples > 0,
+        shared: seen.neighbours.some(neighbourCounts),
+        neighbours: seen.neighbours,
+        unknownPids: seen.unknownPids,
+        ...(placed.length ? { samples: Object.fromEntries(placed.map(([name, counts]) => [name, counts[i]!])) } : {}),
+      };
+    }),
   };
 }
 

@@ -3,7 +3,7 @@
  * says nothing in words): a metric's change with its interval and what held it back, a share or a
  * time per step against its threshold, a finding new, resolved or not compared. Renders only.
  */
-import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type ShareReading, type Side, type StallSide, type TimeReading } from '../model/report.js';
+import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type ShareReading, type SharedGpuReading, type Side, type StallSide, type TimeReading } from '../model/report.js';
 import { formatP, formatPct, formatPctRange, formatPp, formatValue, stepTimeText } from './percent-format.js';
 import { KERNEL_TIME_PREFIX } from '../compare/gate-options.js';
 import { countsAsFinding, SEVERITY_RANK } from '../model/decision.js';
@@ -76,6 +76,10 @@ function leftOutText(reading: MetricReading): string {
 
 /** What would decide an undecided row, as the comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
 function decideText(needs: NonNullable<ComparisonRow['insufficient']>, look: Comparison['look']): string {
+  if (needs.why === 'shared-gpu') {
+    const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
+    return needs.addsRuns ? `${noise}; the A/B adds runs, to decide on those the GPU is not shared in` : `${noise}; runs on a GPU no other process uses would decide it`;
+  }
   if (needs.addsRuns) return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
   const prefix = look?.final ? 'this job adds no more runs; ' : '';
   const maxRuns = look?.final ? ' (max-runs)' : '';
@@ -167,6 +171,9 @@ export function metricRowNote(row: ComparisonRow): string | undefined {
     case 'baseline-ran-faster':
       if (reading.baselineFaster) notes.push(baselineFasterText(row, reading.baselineFaster));
       break;
+    case 'shared-gpu':
+      if (reading.sharedGpu) notes.push(`the GPU was shared with another process: ${sharedGpuText(reading.sharedGpu)}`);
+      break;
     case 'within-floor':
     case 'drift':
       if (held) notes.push(held);
@@ -175,6 +182,7 @@ export function metricRowNote(row: ComparisonRow): string | undefined {
     default:
   }
   for (const d of reading.drift ?? []) notes.push(driftText(d));
+  if (reading.sharedGpu && reading.outcome !== 'shared-gpu') notes.push(sharedGpuSuffix(reading.sharedGpu).slice(2));
   return notes.length ? notes.join('; ') : undefined;
 }
 
@@ -186,7 +194,76 @@ function baselineFasterText(row: ComparisonRow, faster: NonNullable<MetricReadin
   return `a baseline run was ${formatPct(faster.by).replace('+', '')} better than the current median (${formatValue(faster.fastest, row.unit)} against ${formatValue(row.current ?? Number.NaN, row.unit)}): the baseline ran that fast, and a run is never made faster`;
 }
 
+/** `1.5 GiB` */
+function gibText(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+
+/** Who shared the GPU, in words: a process by pid with how busy and how much memory, or work seen before the job's process was on the GPU. */
+function whoText(who: SharedGpuReading['sides'][number]['who'][number]): string {
+  if (who.evidence === 'busy-before') return `a process it cannot name (the GPU was ${who.maxSmPercent ?? '?'}% busy before the run's own process was on it)`;
+  const busy = who.maxSmPercent === null ? 'SM use not reported' : `SM up to ${who.maxSmPercent}%`;
+  const memory = who.maxMemoryBytes === null ? '' : `, ${gibText(who.maxMemoryBytes)}`;
+  const how = who.evidence === 'listed-before' ? ', on the GPU before the run started' : '';
+  return `pid ${who.pid} (${busy}${memory}${how})`;
+}
+
+/** `pid 4194000 (SM up to 88%, 9.0 GiB) during current runs 2, 4 of 5; … during baseline run 3 of 5` */
+export function sharedGpuText(shared: SharedGpuReading): string {
+  return shared.sides
+    .map((side) => `${side.who.map(whoText).join(', ') || 'another process'} during ${SIDE_TEXT[side.side]} run${side.runs.length === 1 ? '' : 's'} ${side.runs.join(', ')} of ${side.of}`)
+    .join('; ');
+}
+
+/** What the gate did with the sharing, after the row's own sentence (a refused row says it first). */
+function sharedGpuSuffix(shared: SharedGpuReading): string {
+  const who = sharedGpuText(shared);
+  switch (shared.action) {
+    case 'clean-runs':
+      return `; decided on the runs the GPU was not shared in: left out the runs another process used it during (${who})`;
+    case 'fail-both-sides':
+      return `; the GPU was shared on both sides alike (${who}), so the failure stands`;
+    case 'against-sharing':
+      return `; the GPU was shared on the ${shared.sides.map((side) => SIDE_TEXT[side.side]).join(' and ')} side only (${who}), which a neighbour can only have made slower: the change stands`;
+    case 'ignored':
+      return `; the GPU was shared (${who}), compared on every run as shared-gpu ignore says`;
+    case 'refused':
+      return '';
+  }
+}
+
 function metricSentence(row: ComparisonRow, reading: MetricReading, ctx: RowContext): string | undefined {
+  const shared = reading.sharedGpu;
+  if (shared && reading.outcome === 'shared-gpu') return sharedGpuRefusal(row, shared, reading, ctx);
+  const sentence = plainMetricSentence(row, reading, ctx);
+  if (!shared) return sentence;
+  if (sentence !== undefined) return `${sentence}${sharedGpuSuffix(shared)}`;
+  if (reading.outcome !== 'within-floor' || row.delta === null || row.baseline === null || row.current === null) return undefined;
+  return `${row.metric} within its floor (${changeText(row)}${row.ci ? `; ${statsText(row, reading, ctx)}` : ''})${sharedGpuSuffix(shared)}`;
+}
+
+function changeText(row: ComparisonRow): string {
+  return `${formatValue(row.baseline ?? Number.NaN, row.unit)} → ${formatValue(row.current ?? Number.NaN, row.unit)}, ${formatPct(row.delta ?? Number.NaN)}`;
+}
+
+function statsText(row: ComparisonRow, reading: MetricReading, ctx: RowContext): string {
+  const [ciLow, ciHigh] = row.ci ?? [Number.NaN, Number.NaN];
+  const [nBase, nCur] = row.samples ?? [0, 0];
+  const level = Math.round((reading.level ?? 0.95) * 100);
+  return `${level}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
+}
+
+const ALL_RUNS_WORD: Record<ComparisonRow['status'], string> = { fail: 'failed', warn: 'warned', 'insufficient-data': 'been undecided', improved: 'improved', pass: 'passed', info: 'been noted' };
+
+/** A gated metric undecided because the GPU was shared: that first, and by whom, then what all runs showed. */
+function sharedGpuRefusal(row: ComparisonRow, shared: SharedGpuReading, reading: MetricReading, ctx: RowContext): string {
+  const allRuns = row.delta !== null && row.baseline !== null && row.current !== null ? `; on all runs ${changeText(row)}${row.ci ? ` (${statsText(row, reading, ctx)})` : ''}, which would have ${ALL_RUNS_WORD[shared.allRuns]}` : '';
+  const decide = row.insufficient ? `; ${decideText(row.insufficient, ctx.comparison.look)}` : '';
+  const why = shared.refusedFor === 'runs-not-told-apart' ? "the runs' samples are not told apart, so the shared ones cannot be left out" : 'too few runs it left alone remain on each side to decide on them';
+  return `${row.metric} undecided: the GPU was shared with another process, ${sharedGpuText(shared)}, and ${why}${allRuns}${decide}`;
+}
+
+function plainMetricSentence(row: ComparisonRow, reading: MetricReading, ctx: RowContext): string | undefined {
   const name = row.metric;
   if (reading.outcome === 'only-in') return `${name} is only in the ${SIDE_TEXT[reading.side ?? 'baseline']}; not compared`;
   if (reading.outcome === 'too-few-samples') {

@@ -12,7 +12,7 @@ import { formatValue } from './percent-format.js';
 import { droppedMetricsLine } from './data-loss.js';
 import { refusalText } from './per-step-text.js';
 import { reportKernelNames } from './kernel-display-name.js';
-import { failingFindingLine, rowContext, rowSentence, stallText, strongestHit, targetLabel, type RowContext } from './row-lines.js';
+import { failingFindingLine, rowContext, rowSentence, sharedGpuText, stallText, strongestHit, targetLabel, type RowContext } from './row-lines.js';
 
 const SIDE_RUN: Record<Side, string> = { baseline: 'baseline', current: 'current run' };
 
@@ -166,6 +166,11 @@ function passLine(report: Report): string {
   if (gate?.mode === 'time') parts.push('no kernel time per step grew past its threshold in a step that did not get faster');
   else if (gate?.mode === 'fallback' && !gate.throughputImproved) parts.push(shareWarn !== undefined ? `no kernel share grew by ${shareWarn} pp or more` : 'no kernel share grew past its threshold');
   parts.push('no new findings');
+  const shared = rows.find((r) => r.kind === 'metric' && r.status === 'pass' && r.reading?.kind === 'metric' && r.reading.sharedGpu)?.reading;
+  if (shared?.kind === 'metric' && shared.sharedGpu) {
+    const how = shared.sharedGpu.action === 'ignored' ? 'compared on every run (shared-gpu ignore)' : 'decided on the runs it was not shared in';
+    parts.push(`the GPU was shared with another process (${sharedGpuText(shared.sharedGpu)}): ${how}`);
+  }
   return `no regression: ${parts.join(', ')}`;
 }
 

@@ -21,8 +21,13 @@ export interface StepBuilder {
   out(...parts: string[]): string;
   log(id: string): string;
   step(input: StepInput): PlannedStep;
-  /** The command wrapped by gpu_snapshot.py when sampling, else as it is. */
-  sampled(argv: string[], file: string): string[];
+  /**
+   * The command wrapped by gpu_snapshot.py when sampling, else as it is. `jobOnGpu`: a process of the
+   * job (the server) is on the GPU outside the command, so the sampler counts the runner's other
+   * children as the job's own (--job-parent); otherwise nothing of the job is on the GPU when the
+   * command starts, and a process listed then is another's (--gpu-free-before).
+   */
+  sampled(argv: string[], file: string, jobOnGpu?: boolean): string[];
   snapshotOutput(file: string): PlannedOutput[];
   /** The kernel and API summaries, then the GPU-in-use analysis over the capture range (the steady window). */
   nsysStats(rep: string, hint?: string): PlannedStep[];
@@ -66,7 +71,8 @@ export function createStepBuilder(options: RunOptions, detected: DetectedEnviron
     out,
     log,
     step,
-    sampled: (argv, file) => (sampling ? [python, join(context.pythonDir, 'gpu_snapshot.py'), '--interval', String(SNAPSHOT_INTERVAL_SECONDS), '--out', file, '--run', ...argv] : argv),
+    sampled: (argv, file, jobOnGpu = false) =>
+      sampling ? [python, join(context.pythonDir, 'gpu_snapshot.py'), '--interval', String(SNAPSHOT_INTERVAL_SECONDS), jobOnGpu ? '--job-parent' : '--gpu-free-before', '--out', file, '--run', ...argv] : argv,
     snapshotOutput: (file) => (sampling ? [{ path: file, kind: 'gpu-snapshot-jsonl', analysis: true }] : []),
     nsysStats(rep, hint) {
       const csv = out('captures', 'profile.nsys-stats.csv');
@@ -213,7 +219,7 @@ export function maxServeSteps(b: StepBuilder, problems: string[]): BuiltSteps {
         id: `benchmark-${i}`,
         role: 'benchmark',
         title: `Measured benchmark window ${i}/${options.runs}`,
-        argv: b.sampled([...benchmark, '--result-filename', json], snapshot),
+        argv: b.sampled([...benchmark, '--result-filename', json], snapshot, true),
         timeoutSeconds: windowSeconds,
         outputs: [{ path: json, kind: 'max-benchmark-json', analysis: true }, { path: b.log(`benchmark-${i}`), kind: 'max-benchmark', analysis: false }, ...b.snapshotOutput(snapshot)],
         onFailure: 'stop',

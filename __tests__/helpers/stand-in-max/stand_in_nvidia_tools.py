@@ -16,7 +16,10 @@ given, so process handling is real, and print recorded real output instead of me
                                          does, when the recorded stats say the capture has no CUDA data
   ncu ... CMD                            runs CMD, prints the recorded ncu CSV ($STAND_IN_NCU_CSV),
                                          into the --log-file when one is given
-  gpu_snapshot.py --interval S --out F --run CMD...   runs CMD, writes gpu-snapshot v1 JSON lines of zero utilization
+  gpu_snapshot.py --interval S --out F --run CMD...   runs CMD, writes gpu-snapshot v1 JSON lines of zero utilization;
+                                         with $STAND_IN_NEIGHBOUR_OUT (a regex), version 2 lines that list
+                                         the GPU's processes: the command's own, and where F matches the regex
+                                         a neighbour (host pid 4194000, SM 73 %, 8 GiB) listed before it started
 STAND_IN_TOOLS_ARGV_LOG appends each invocation's argv (JSON) to that file.
 """
 import json
@@ -130,15 +133,24 @@ def gpu_snapshot(args):
     started = time.time()
     child = subprocess.Popen(command)
     samples = 0
+    pattern = os.environ.get("STAND_IN_NEIGHBOUR_OUT")
+    processes = {}
+    if pattern is not None:
+        import re
+        others = [{"pid": 4194000, "owner": "other", "by": "before", "sm_util": 73, "mem_used_bytes": 8 << 30}] if re.search(pattern, out) else []
+        processes = {"own": 1, "others": others, "command_on_gpu": True}
     with open(out, "w") as handle:
-        # The gpu-snapshot version-1 shape; backend "stand-in" says no GPU was read.
-        handle.write(json.dumps({"kind": "gpu-snapshot", "version": 1, "backend": "stand-in", "interval_s": interval,
-                                 "command": command, "devices": [{"index": 0, "name": "stand-in"}], "driver": None,
-                                 "vendor": None, "started_at": started}) + "\n")
+        # The gpu-snapshot version-1 shape (version 2 when it lists processes); backend "stand-in" says no GPU was read.
+        header = {"kind": "gpu-snapshot", "version": 2 if processes else 1, "backend": "stand-in", "interval_s": interval,
+                  "command": command, "devices": [{"index": 0, "name": "stand-in"}], "driver": None,
+                  "vendor": None, "started_at": started}
+        if processes:
+            header.update({"processes": True, "gpu_free_before": "--gpu-free-before" in args})
+        handle.write(json.dumps(header) + "\n")
         while True:
-            handle.write(json.dumps({"kind": "sample", "t": time.time(), "device": 0, "gpu_util": 0, "mem_util": 0,
-                                     "sm_clock_mhz": None, "power_w": None, "mem_used_bytes": None,
-                                     "reasons": ["gpu_idle"], "hw_throttle": []}) + "\n")
+            handle.write(json.dumps(dict({"kind": "sample", "t": time.time(), "device": 0, "gpu_util": 0, "mem_util": 0,
+                                          "sm_clock_mhz": None, "power_w": None, "mem_used_bytes": None,
+                                          "reasons": ["gpu_idle"], "hw_throttle": []}, **processes)) + "\n")
             handle.flush()
             samples += 1
             try:

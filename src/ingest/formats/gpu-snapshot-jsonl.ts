@@ -1,10 +1,15 @@
 /**
  * JSON lines of GPU samples, in two shapes:
- * 1. `python/gpu_snapshot.py` (version 1): a header `{"kind":"gpu-snapshot","version":1,"backend":…,
- *    "interval_s":…,"command":[…]|null,"devices":[{"index":0,"name":…}],"driver":…,"vendor":…}`, then
+ * 1. `python/gpu_snapshot.py` (version 1 or 2): a header `{"kind":"gpu-snapshot","version":2,"backend":…,
+ *    "interval_s":…,"command":[…]|null,"devices":[{"index":0,"name":…}],"driver":…,"vendor":…,
+ *    "started_at":…,"processes":true|false,"gpu_free_before":true|false}`, then
  *    `{"kind":"sample","t":…,"device":0,"gpu_util":…,"mem_util":…,"sm_clock_mhz":…,"power_w":…,
  *    "mem_used_bytes":…,"reasons":[…],"hw_throttle":[…]}` records, `{"kind":"warning","message":…}`,
- *    and a last `{"kind":"end","exit_code":…,"samples":N}`.
+ *    and a last `{"kind":"end","exit_code":…,"samples":N}`. Version 2 adds, where the header says
+ *    `"processes": true`, each sample's GPU processes: `"own"` (the command's, counted), `"others"`
+ *    (`[{"pid","owner":"other"|"unknown","by":"proc"|"before"|null,"sm_util","mem_used_bytes"}]`, null
+ *    when the listing failed) and `"command_on_gpu"` (true|false|null); these are read strictly (a
+ *    field of the wrong shape is an error naming the line), into the capture's `gpuProcesses`.
  * 2. A plain NVML sampler's lines `{"t":…,"gpu":<util %>,"mem_util":…,"mem_used":<bytes>,
  *    "sm_clock":<MHz>,"power_mw":…,"temp":…,"reasons":<NVML clocks-event bitmask>}` (`device` optional).
  * Both map onto utilization samples; reasons keep gpu_idle (the model filters hardware ones).
@@ -12,7 +17,7 @@
  * a cut-off last line is dropped and counted.
  */
 import { InputError } from '../../errors.js';
-import type { CaptureInput, Notice, UtilSample } from '../../model/capture.js';
+import type { CaptureInput, GpuNeighbour, GpuProcesses, Notice, UtilSample } from '../../model/capture.js';
 import { reasonsFromMask } from '../../model/throttle.js';
 import { defineImporter, type ImportContext } from '../common/importer.js';
 import { isRecord, numberFrom, percentFrom } from '../common/json-values.js';
@@ -96,18 +101,108 @@ function snapshotSample({ record, line }: Line, ctx: ImportContext): UtilSample 
   return sample;
 }
 
+/**
+ * NVML averages utilization over up to the last second, so a sample taken sooner after the recording
+ * started may still hold the end of the job's previous run: busy-before counts only later samples.
+ */
+export const BUSY_BEFORE_AFTER_SECONDS = 1;
+
+/** One listed process of a version-2 sample, checked field by field. */
+interface Other {
+  pid: number;
+  owner: 'other' | 'unknown';
+  by: 'proc' | 'before' | null;
+  smUtil: number | null;
+  memoryBytes: number | null;
+}
+
+function processesOf(path: string, { record, line }: Line): { own: number | null; others: Other[] | null; onGpu: boolean | null } {
+  const fail = (what: string): never => {
+    throw new InputError(path, `expected ${what} in a gpu-snapshot version 2 sample`, String(line));
+  };
+  const own = record['own'];
+  if (own !== null && !(typeof own === 'number' && Number.isInteger(own) && own >= 0)) fail('"own": a whole number of processes or null');
+  const onGpu = record['command_on_gpu'];
+  if (onGpu !== null && typeof onGpu !== 'boolean') fail('"command_on_gpu": true, false or null');
+  const list = record['others'];
+  if (list === null) return { own: own as number | null, others: null, onGpu: onGpu as boolean | null };
+  if (!Array.isArray(list)) return fail('"others": a list of processes or null');
+  const others = list.map((item): Other => {
+    if (!isRecord(item)) return fail('"others": objects {"pid","owner","by","sm_util","mem_used_bytes"}');
+    const { pid, owner, by, sm_util: sm, mem_used_bytes: memory } = item;
+    if (!(typeof pid === 'number' && Number.isInteger(pid) && pid >= 0)) fail('"others[].pid": a whole number');
+    if (owner !== 'other' && owner !== 'unknown') fail('"others[].owner": "other" or "unknown"');
+    if (by !== 'proc' && by !== 'before' && by !== null) fail('"others[].by": "proc", "before" or null');
+    if (sm !== null && !(typeof sm === 'number' && sm >= 0 && sm <= 100)) fail('"others[].sm_util": 0..100 or null');
+    if (memory !== null && !(typeof memory === 'number' && memory >= 0)) fail('"others[].mem_used_bytes": bytes or null');
+    return { pid: pid as number, owner: owner as Other['owner'], by: by as Other['by'], smUtil: sm as number | null, memoryBytes: memory as number | null };
+  });
+  return { own: own as number | null, others, onGpu: onGpu as boolean | null };
+}
+
+const higher = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
+
+/**
+ * The recording's neighbours from its version-2 samples (in file order). On a machine of several
+ * GPUs, only the GPUs the command used count: those that listed a process of its own, or a pid
+ * first seen after it started (possibly its own); when none did, every recorded GPU.
+ */
+function gpuProcessesOf(path: string, sampleLines: Line[], startedAt: number | undefined): GpuProcesses {
+  const seen = new Map<string, GpuNeighbour>();
+  const unknown = new Set<number>();
+  const used = new Set<number>();
+  let listed = 0;
+  const note = (key: string, neighbour: Omit<GpuNeighbour, 'samples'>) => {
+    const was = seen.get(key);
+    if (!was) seen.set(key, { ...neighbour, samples: 1 });
+    else seen.set(key, { ...was, samples: was.samples + 1, maxSmPercent: higher(was.maxSmPercent, neighbour.maxSmPercent), maxMemoryBytes: higher(was.maxMemoryBytes, neighbour.maxMemoryBytes) });
+  };
+  for (const entry of sampleLines) {
+    const { own, others, onGpu } = processesOf(path, entry);
+    const device = numberFrom(entry.record['device']) ?? 0;
+    if (own !== null && own > 0) used.add(device);
+    if (others !== null) {
+      listed += 1;
+      for (const other of others) {
+        if (other.owner === 'unknown') {
+          unknown.add(other.pid);
+          used.add(device);
+          continue;
+        }
+        const evidence = other.by === 'before' ? 'listed-before' : 'process';
+        note(`${device}:${other.pid}:${evidence}`, { pid: other.pid, evidence, device, maxSmPercent: other.smUtil, maxMemoryBytes: other.memoryBytes });
+      }
+    }
+    const t = numberFrom(entry.record['t']);
+    const util = percentFrom(entry.record['gpu_util']);
+    const settled = startedAt !== undefined && t !== undefined && t - startedAt >= BUSY_BEFORE_AFTER_SECONDS;
+    if (onGpu === false && settled && util !== undefined && util > 0) {
+      note(`${device}:busy-before`, { pid: null, evidence: 'busy-before', device, maxSmPercent: util, maxMemoryBytes: null });
+    }
+  }
+  const neighbours = [...seen.values()].filter((n) => used.size === 0 || used.has(n.device));
+  return { listedSamples: listed, samples: sampleLines.length, neighbours, unknownPids: [...unknown].sort((a, b) => a - b), jobDevices: [...used].sort((a, b) => a - b) };
+}
+
 function readSnapshot(path: string, lines: Line[], ctx: ImportContext): CaptureInput {
   const header = lines[0]!.record;
-  if (header['version'] !== 1) {
-    throw new InputError(path, `expected gpu-snapshot version 1, got ${JSON.stringify(header['version'])}`, String(lines[0]!.line));
+  const version = header['version'];
+  if (version !== 1 && version !== 2) {
+    throw new InputError(path, `expected gpu-snapshot version 1 or 2, got ${JSON.stringify(version)}`, String(lines[0]!.line));
+  }
+  const listsProcesses = version === 2 ? header['processes'] : false;
+  if (typeof listsProcesses !== 'boolean') {
+    throw new InputError(path, `expected "processes": true or false in a gpu-snapshot version 2 header, got ${JSON.stringify(listsProcesses)}`, String(lines[0]!.line));
   }
   const samples: UtilSample[] = [];
+  const sampleLines: Line[] = [];
   const notices: Notice[] = [];
   let end: Line | undefined;
   for (const entry of lines.slice(1)) {
     const kind = entry.record['kind'];
     if (end) throw new InputError(path, 'expected nothing after the "end" record', String(entry.line));
     if (kind === 'sample') {
+      sampleLines.push(entry);
       const sample = snapshotSample(entry, ctx);
       if (sample) samples.push(sample);
     } else if (kind === 'end') {
@@ -139,9 +234,11 @@ function readSnapshot(path: string, lines: Line[], ctx: ImportContext): CaptureI
   const backend = typeof header['backend'] === 'string' ? header['backend'] : undefined;
   const vendor = header['vendor'] === 'amd' || backend === 'rocm-smi' ? 'amd' : header['vendor'] === 'nvidia' || backend === 'nvml' || backend === 'nvidia-smi' ? 'nvidia' : undefined;
   const driver = typeof header['driver'] === 'string' ? header['driver'] : undefined;
+  const gpuProcesses = listsProcesses ? gpuProcessesOf(path, sampleLines, numberFrom(header['started_at'])) : undefined;
   return {
     source: { path, format: 'gpu-snapshot-jsonl', parts: ['gpu-snapshot', ...(backend ? [backend] : [])], tool: 'gpu_snapshot.py' },
     utilization: samples,
+    ...(gpuProcesses ? { gpuProcesses } : {}),
     notices,
     environment: {
       ...(vendor ? { vendor } : {}),
