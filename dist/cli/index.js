@@ -1855,8 +1855,8 @@ var external_node_path_ = __nccwpck_require__(6760);
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 12 modules
-var analyze = __nccwpck_require__(1186);
+// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 13 modules
+var analyze = __nccwpck_require__(1843);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/errors.ts
@@ -2482,12 +2482,22 @@ function v3ToV4(data) {
     }
     return { ...rest, schemaVersion: 4 };
 }
+/**
+ * Version 5 records whether another process shared the GPU during each measured run (`gpuSharing`),
+ * and rows the gate could not decide because of it (`insufficient.why: 'shared-gpu'`, the metric
+ * reading's `sharedGpu`), which a version-4 reader would refuse. A version-4 report has none of
+ * them: it reads unchanged, its runs' sharing unknown.
+ */
+function v4ToV5(data) {
+    return { ...data, schemaVersion: 5 };
+}
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 const MIGRATIONS = {
     0: v0ToV1,
     1: v1ToV2,
     2: v2ToV3,
     3: v3ToV4,
+    4: v4ToV5,
 };
 /** A report of a version before the decision was recorded: validated without it, then given one from its rows. */
 const UNDECIDED_REPORT = model_report/* ReportSchema */.M9.omit({ decision: true });
@@ -4005,6 +4015,12 @@ const OPTIONS = [
         input: 'drop-outliers',
         doc: 'Leave out the runs below a side\'s fast cluster (stalls: a competing process, a busy neighbour, a page-cache miss), as many of each side and at most 40% of the smaller side, name them in the report, and compare the kept runs.',
         flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, as many of each side, and compare the kept runs" },
+    }),
+    gateOption({
+        key: 'sharedGpu',
+        input: 'shared-gpu',
+        doc: 'When the GPU sampler sees another process using the GPU during measured runs: refuse (decide on the runs it left alone when enough remain on both sides, else undecided: insufficient-data naming the process) or ignore (decide on every run and name the sharing).',
+        flag: { name: 'shared-gpu', commands: GATE_COMMANDS, value: 'refuse|ignore', help: 'runs another process shared the GPU with: refuse (decide on the other runs, else undecided) or ignore' },
     }),
     table_option({
         key: 'ruleOptions',
@@ -8191,7 +8207,7 @@ function createStepBuilder(options, detected, context, profiler, sampling, base)
         out,
         log,
         step,
-        sampled: (argv, file) => (sampling ? [python, (0,external_node_path_.join)(context.pythonDir, 'gpu_snapshot.py'), '--interval', String(SNAPSHOT_INTERVAL_SECONDS), '--out', file, '--run', ...argv] : argv),
+        sampled: (argv, file, jobOnGpu = false) => sampling ? [python, (0,external_node_path_.join)(context.pythonDir, 'gpu_snapshot.py'), '--interval', String(SNAPSHOT_INTERVAL_SECONDS), jobOnGpu ? '--job-parent' : '--gpu-free-before', '--out', file, '--run', ...argv] : argv,
         snapshotOutput: (file) => (sampling ? [{ path: file, kind: 'gpu-snapshot-jsonl', analysis: true }] : []),
         nsysStats(rep, hint) {
             const csv = out('captures', 'profile.nsys-stats.csv');
@@ -8337,7 +8353,7 @@ function maxServeSteps(b, problems) {
             id: `benchmark-${i}`,
             role: 'benchmark',
             title: `Measured benchmark window ${i}/${options.runs}`,
-            argv: b.sampled([...benchmark, '--result-filename', json], snapshot),
+            argv: b.sampled([...benchmark, '--result-filename', json], snapshot, true),
             timeoutSeconds: windowSeconds,
             outputs: [{ path: json, kind: 'max-benchmark-json', analysis: true }, { path: b.log(`benchmark-${i}`), kind: 'max-benchmark', analysis: false }, ...b.snapshotOutput(snapshot)],
             onFailure: 'stop',
@@ -9737,7 +9753,7 @@ ${flagsHelp('run', ['run-output'], 32)}
 Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
 async function defaultAnalyze(inputs, environment, which, gate, onCaptures) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1186));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1843));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     const skipped = which.side === 'head' && which.skipped?.length ? { skippedInputs: which.skipped } : {};
     return analyze({
@@ -10987,7 +11003,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   QY: () => (/* binding */ resolveKernelThresholds)
 });
 
-// UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, GateOptionsSchema, parseEnvironmentMismatch, parseFailOn, parseFailOnSeverity, parseFailVerdicts, parseThresholds, thresholdKeyProblem
+// UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, GateOptionsSchema, SHARED_GPU_POLICIES, parseEnvironmentMismatch, parseFailOn, parseFailOnSeverity, parseFailVerdicts, parseSharedGpu, parseThresholds, thresholdKeyProblem
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -11123,6 +11139,8 @@ const FindingIdSchema = schemas/* enum */.k5n(FINDING_IDS, { error: (issue) => u
 function gateSpec(spec) {
     return spec;
 }
+/** What the gate does with runs another process shared the GPU with. */
+const SHARED_GPU_POLICIES = ['refuse', 'ignore'];
 const writeList = (items) => items.join(',');
 const writeSwitch = (on) => String(on);
 /** Every gate option a user sets, in the order of the docs. */
@@ -11195,6 +11213,17 @@ const GATE_OPTION_SPECS = {
      * out the kept runs are compared by Yuen's trimmed t-test.
      */
     dropOutliers: gateSpec({ value: schemas/* boolean */.zMY(), default: true, write: writeSwitch }),
+    /**
+     * When the GPU sampler saw another process's work during measured runs: `refuse` (a gated metric
+     * is decided on the runs it left alone when enough remain, else it is undecided; see
+     * src/compare/shared-gpu.ts), or `ignore` (decided on every run, the sharing named).
+     */
+    sharedGpu: gateSpec({
+        value: schemas/* enum */.k5n(SHARED_GPU_POLICIES, { error: `expected one of ${SHARED_GPU_POLICIES.join(', ')}` }),
+        default: 'refuse',
+        parse: parseSharedGpu,
+        write: (policy) => policy,
+    }),
 };
 const GATE_OPTION_KEYS = Object.keys(GATE_OPTION_SPECS);
 /** A gate option's default as its text is written: action.yml's default, the flag's help, an empty input. */
@@ -11429,6 +11458,12 @@ function parseFailOnSeverity(text, name) {
     if (!compare_verdict/* FAIL_ON_SEVERITIES */.VD.includes(severity))
         throw new errors/* UsageError */.eb(`${name}: expected one of ${compare_verdict/* FAIL_ON_SEVERITIES */.VD.join(', ')}, got ${JSON.stringify(text)}`);
     return severity;
+}
+function parseSharedGpu(text, name) {
+    const policy = text.trim().toLowerCase();
+    if (!SHARED_GPU_POLICIES.includes(policy))
+        throw new errors/* UsageError */.eb(`${name}: expected one of ${SHARED_GPU_POLICIES.join(', ')}, got ${JSON.stringify(text)}`);
+    return policy;
 }
 /** `fail,invalid,insufficient-data` → the verdicts that fail the job; `none` → [] (nothing fails it). */
 function parseFailVerdicts(text, name) {
@@ -21585,11 +21620,16 @@ var throttle = __nccwpck_require__(1941);
 ;// CONCATENATED MODULE: ./src/ingest/formats/gpu-snapshot-jsonl.ts
 /**
  * JSON lines of GPU samples, in two shapes:
- * 1. `python/gpu_snapshot.py` (version 1): a header `{"kind":"gpu-snapshot","version":1,"backend":…,
- *    "interval_s":…,"command":[…]|null,"devices":[{"index":0,"name":…}],"driver":…,"vendor":…}`, then
+ * 1. `python/gpu_snapshot.py` (version 1 or 2): a header `{"kind":"gpu-snapshot","version":2,"backend":…,
+ *    "interval_s":…,"command":[…]|null,"devices":[{"index":0,"name":…}],"driver":…,"vendor":…,
+ *    "started_at":…,"processes":true|false,"gpu_free_before":true|false}`, then
  *    `{"kind":"sample","t":…,"device":0,"gpu_util":…,"mem_util":…,"sm_clock_mhz":…,"power_w":…,
  *    "mem_used_bytes":…,"reasons":[…],"hw_throttle":[…]}` records, `{"kind":"warning","message":…}`,
- *    and a last `{"kind":"end","exit_code":…,"samples":N}`.
+ *    and a last `{"kind":"end","exit_code":…,"samples":N}`. Version 2 adds, where the header says
+ *    `"processes": true`, each sample's GPU processes: `"own"` (the command's, counted), `"others"`
+ *    (`[{"pid","owner":"other"|"unknown","by":"proc"|"before"|null,"sm_util","mem_used_bytes"}]`, null
+ *    when the listing failed) and `"command_on_gpu"` (true|false|null); these are read strictly (a
+ *    field of the wrong shape is an error naming the line), into the capture's `gpuProcesses`.
  * 2. A plain NVML sampler's lines `{"t":…,"gpu":<util %>,"mem_util":…,"mem_used":<bytes>,
  *    "sm_clock":<MHz>,"power_mw":…,"temp":…,"reasons":<NVML clocks-event bitmask>}` (`device` optional).
  * Both map onto utilization samples; reasons keep gpu_idle (the model filters hardware ones).
@@ -21677,12 +21717,101 @@ function snapshotSample({ record, line }, ctx) {
     sample.reasons = [...new Set([...names(record['reasons']), ...names(record['hw_throttle'])])];
     return sample;
 }
+/**
+ * NVML averages utilization over up to the last second, so a sample taken sooner after the recording
+ * started may still hold the end of the job's previous run: busy-before counts only later samples.
+ */
+const BUSY_BEFORE_AFTER_SECONDS = 1;
+function processesOf(path, { record, line }) {
+    const fail = (what) => {
+        throw new errors/* InputError */.dz(path, `expected ${what} in a gpu-snapshot version 2 sample`, String(line));
+    };
+    const own = record['own'];
+    if (own !== null && !(typeof own === 'number' && Number.isInteger(own) && own >= 0))
+        fail('"own": a whole number of processes or null');
+    const onGpu = record['command_on_gpu'];
+    if (onGpu !== null && typeof onGpu !== 'boolean')
+        fail('"command_on_gpu": true, false or null');
+    const list = record['others'];
+    if (list === null)
+        return { own: own, others: null, onGpu: onGpu };
+    if (!Array.isArray(list))
+        return fail('"others": a list of processes or null');
+    const others = list.map((item) => {
+        if (!isRecord(item))
+            return fail('"others": objects {"pid","owner","by","sm_util","mem_used_bytes"}');
+        const { pid, owner, by, sm_util: sm, mem_used_bytes: memory } = item;
+        if (!(typeof pid === 'number' && Number.isInteger(pid) && pid >= 0))
+            fail('"others[].pid": a whole number');
+        if (owner !== 'other' && owner !== 'unknown')
+            fail('"others[].owner": "other" or "unknown"');
+        if (by !== 'proc' && by !== 'before' && by !== null)
+            fail('"others[].by": "proc", "before" or null');
+        if (sm !== null && !(typeof sm === 'number' && sm >= 0 && sm <= 100))
+            fail('"others[].sm_util": 0..100 or null');
+        if (memory !== null && !(typeof memory === 'number' && memory >= 0))
+            fail('"others[].mem_used_bytes": bytes or null');
+        return { pid: pid, owner: owner, by: by, smUtil: sm, memoryBytes: memory };
+    });
+    return { own: own, others, onGpu: onGpu };
+}
+const higher = (a, b) => (a === null ? b : b === null ? a : Math.max(a, b));
+/**
+ * The recording's neighbours from its version-2 samples (in file order). On a machine of several
+ * GPUs, only the GPUs the command used count: those that listed a process of its own, or a pid
+ * first seen after it started (possibly its own); when none did, every recorded GPU.
+ */
+function gpuProcessesOf(path, sampleLines, startedAt) {
+    const seen = new Map();
+    const unknown = new Set();
+    const used = new Set();
+    let listed = 0;
+    const note = (key, neighbour) => {
+        const was = seen.get(key);
+        if (!was)
+            seen.set(key, { ...neighbour, samples: 1 });
+        else
+            seen.set(key, { ...was, samples: was.samples + 1, maxSmPercent: higher(was.maxSmPercent, neighbour.maxSmPercent), maxMemoryBytes: higher(was.maxMemoryBytes, neighbour.maxMemoryBytes) });
+    };
+    for (const entry of sampleLines) {
+        const { own, others, onGpu } = processesOf(path, entry);
+        const device = numberFrom(entry.record['device']) ?? 0;
+        if (own !== null && own > 0)
+            used.add(device);
+        if (others !== null) {
+            listed += 1;
+            for (const other of others) {
+                if (other.owner === 'unknown') {
+                    unknown.add(other.pid);
+                    used.add(device);
+                    continue;
+                }
+                const evidence = other.by === 'before' ? 'listed-before' : 'process';
+                note(`${device}:${other.pid}:${evidence}`, { pid: other.pid, evidence, device, maxSmPercent: other.smUtil, maxMemoryBytes: other.memoryBytes });
+            }
+        }
+        const t = numberFrom(entry.record['t']);
+        const util = percentFrom(entry.record['gpu_util']);
+        const settled = startedAt !== undefined && t !== undefined && t - startedAt >= BUSY_BEFORE_AFTER_SECONDS;
+        if (onGpu === false && settled && util !== undefined && util > 0) {
+            note(`${device}:busy-before`, { pid: null, evidence: 'busy-before', device, maxSmPercent: util, maxMemoryBytes: null });
+        }
+    }
+    const neighbours = [...seen.values()].filter((n) => used.size === 0 || used.has(n.device));
+    return { listedSamples: listed, samples: sampleLines.length, neighbours, unknownPids: [...unknown].sort((a, b) => a - b), jobDevices: [...used].sort((a, b) => a - b) };
+}
 function readSnapshot(path, lines, ctx) {
     const header = lines[0].record;
-    if (header['version'] !== 1) {
-        throw new errors/* InputError */.dz(path, `expected gpu-snapshot version 1, got ${JSON.stringify(header['version'])}`, String(lines[0].line));
+    const version = header['version'];
+    if (version !== 1 && version !== 2) {
+        throw new errors/* InputError */.dz(path, `expected gpu-snapshot version 1 or 2, got ${JSON.stringify(version)}`, String(lines[0].line));
+    }
+    const listsProcesses = version === 2 ? header['processes'] : false;
+    if (typeof listsProcesses !== 'boolean') {
+        throw new errors/* InputError */.dz(path, `expected "processes": true or false in a gpu-snapshot version 2 header, got ${JSON.stringify(listsProcesses)}`, String(lines[0].line));
     }
     const samples = [];
+    const sampleLines = [];
     const notices = [];
     let end;
     for (const entry of lines.slice(1)) {
@@ -21690,6 +21819,7 @@ function readSnapshot(path, lines, ctx) {
         if (end)
             throw new errors/* InputError */.dz(path, 'expected nothing after the "end" record', String(entry.line));
         if (kind === 'sample') {
+            sampleLines.push(entry);
             const sample = snapshotSample(entry, ctx);
             if (sample)
                 samples.push(sample);
@@ -21726,9 +21856,11 @@ function readSnapshot(path, lines, ctx) {
     const backend = typeof header['backend'] === 'string' ? header['backend'] : undefined;
     const vendor = header['vendor'] === 'amd' || backend === 'rocm-smi' ? 'amd' : header['vendor'] === 'nvidia' || backend === 'nvml' || backend === 'nvidia-smi' ? 'nvidia' : undefined;
     const driver = typeof header['driver'] === 'string' ? header['driver'] : undefined;
+    const gpuProcesses = listsProcesses ? gpuProcessesOf(path, sampleLines, numberFrom(header['started_at'])) : undefined;
     return {
         source: { path, format: 'gpu-snapshot-jsonl', parts: ['gpu-snapshot', ...(backend ? [backend] : [])], tool: 'gpu_snapshot.py' },
         utilization: samples,
+        ...(gpuProcesses ? { gpuProcesses } : {}),
         notices,
         environment: {
             ...(vendor ? { vendor } : {}),
@@ -26848,11 +26980,12 @@ function mean(values) {
 /* harmony export */   NB: () => (/* binding */ NcuResultSchema),
 /* harmony export */   RU: () => (/* binding */ KernelStatSchema),
 /* harmony export */   Tt: () => (/* binding */ EnvironmentSchema),
+/* harmony export */   VV: () => (/* binding */ GpuNeighbourSchema),
 /* harmony export */   a2: () => (/* binding */ MemopStatSchema),
 /* harmony export */   di: () => (/* binding */ TimelineSchema),
 /* harmony export */   fo: () => (/* binding */ SourceSchema)
 /* harmony export */ });
-/* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, PythonSiteSchema, MetricSampleSchema, UtilSampleSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, MatmulInputShapeSchema, MatmulInputsSchema, PhaseRangesSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
+/* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, PythonSiteSchema, MetricSampleSchema, UtilSampleSchema, GpuProcessesSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, MatmulInputShapeSchema, MatmulInputsSchema, PhaseRangesSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8816);
 /* harmony import */ var _trace_events_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8668);
 /* harmony import */ var _notice_codes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8450);
@@ -26987,6 +27120,36 @@ const UtilSampleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     memoryUsedBytes: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
     /** Clock-event reasons active in this sample, in NVML/max.profiler.gpu names (gpu_idle included). */
     reasons: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default([]),
+});
+/**
+ * Another's work on the GPU, as one recording of a command saw it (gpu-snapshot version 2): a
+ * process shown outside the command in this pid namespace (`process`), one listed before the
+ * command started while nothing of the job used the GPU (`listed-before`: a host pid a container
+ * cannot see), or utilization while no process of the command could be on the GPU yet
+ * (`busy-before`, no pid). Its samples, device, highest SM utilization (the process's own, or the
+ * GPU's for busy-before; null where the sampler could not read it) and GPU memory.
+ */
+const GpuNeighbourSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    pid: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().nullable(),
+    evidence: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['process', 'listed-before', 'busy-before']),
+    device: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    samples: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().positive(),
+    maxSmPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(100).nullable(),
+    maxMemoryBytes: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().nullable(),
+});
+/**
+ * The GPU's processes over one recording of a command: the samples that listed them (of all), the
+ * neighbours seen on the GPUs the command used (`jobDevices`: those that listed a process of its
+ * own or a pid it could not place; empty: not known, and every recorded GPU counts), and the pids
+ * whose owner the recording could not tell (not in this pid namespace, first listed after the
+ * command started: possibly the command's own).
+ */
+const GpuProcessesSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    listedSamples: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    samples: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    neighbours: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(GpuNeighbourSchema),
+    unknownPids: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative()),
+    jobDevices: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative()).default([]),
 });
 /** One profiler step (ProfilerStep#N or a user range), as the GPU saw it. */
 const StepSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
@@ -27167,6 +27330,8 @@ const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     environment: EnvironmentSchema.default({}),
     /** Where the workload reported its timed runs: utilization is read over these when samples fall inside. */
     timedWindows: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(TimedWindowSchema).default([]),
+    /** The GPU's processes over a recording of one command (gpu-snapshot version 2): whether another's work shared the GPU. */
+    gpuProcesses: GpuProcessesSchema.optional(),
     /** GPU utilization as a profiler computed it over the capture (e.g. nsys analyze gpu_time_util), 0..100. */
     gpuTimeUtilPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(100).optional(),
     /** The timeline's events as read (bounded), for the clean trace profile-gate writes; never serialized. */
@@ -27350,6 +27515,64 @@ function familyLabel(family) {
 
 /***/ }),
 
+/***/ 6854:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   WE: () => (/* binding */ neighbourCounts),
+/* harmony export */   e8: () => (/* binding */ GpuSharingSchema)
+/* harmony export */ });
+/* unused harmony exports MIN_NEIGHBOUR_SAMPLES, BUSY_SM_PERCENT, SharedRunSchema */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
+/* harmony import */ var _capture_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8347);
+/**
+ * Whether another process shared the GPU during each measured run, as the GPU sampler saw it
+ * (gpu-snapshot version 2), and the rule that says a run was shared. The Profile and the Report
+ * carry it; the gate (src/compare/shared-gpu.ts) reads it.
+ */
+
+
+/**
+ * A process is counted as a neighbour once listed in this many samples of a run: a context still
+ * being torn down after the job's previous run may be listed once. Work seen while no process of the
+ * command was on the GPU yet (busy-before) counts from one sample: nothing of the job was there.
+ */
+const MIN_NEIGHBOUR_SAMPLES = 2;
+/**
+ * A listed process counts once its highest SM utilization in the run reaches this: a process holds
+ * its CUDA context while it pauses, so being listed is not being busy. NVML's probe on an H100
+ * (driver 580.159.04) read an idle neighbour's context at 0-1 % SM, and a neighbour running random
+ * bf16 matmul bursts at up to 11-20 % within four half-second samples (50 % beside a decode). Where
+ * the sampler cannot read per-process SM use (nvidia-smi), a listed process counts.
+ */
+const BUSY_SM_PERCENT = 2;
+/** Whether a neighbour as seen in a run counts as the GPU shared (MIN_NEIGHBOUR_SAMPLES, BUSY_SM_PERCENT). */
+function neighbourCounts(neighbour) {
+    if (neighbour.evidence === 'busy-before')
+        return true;
+    return neighbour.samples >= MIN_NEIGHBOUR_SAMPLES && (neighbour.maxSmPercent === null || neighbour.maxSmPercent >= BUSY_SM_PERCENT);
+}
+/**
+ * One measured run as its GPU recording saw it: its number (1-based, in the order the recordings
+ * were read), whether the recording could list the GPU's processes at all (`listed`), whether
+ * another's work counted as sharing the GPU (`shared`), the neighbours seen (counted or not), the
+ * pids it could not place, and the metric samples the run gave, by metric (absent where the runs'
+ * samples cannot be told apart: then no run can be left out on its own).
+ */
+const SharedRunSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    run: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().positive(),
+    listed: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY(),
+    shared: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY(),
+    neighbours: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(_capture_js__WEBPACK_IMPORTED_MODULE_0__/* .GpuNeighbourSchema */ .VV),
+    unknownPids: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().nonnegative()).default([]),
+    samples: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().nonnegative()).optional(),
+});
+/** The measured runs of one side as the GPU sampler saw them (schema 5; absent where no recording listed the GPU's processes). */
+const GpuSharingSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ runs: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(SharedRunSchema) });
+
+
+/***/ }),
+
 /***/ 5500:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -27447,6 +27670,8 @@ const NOTICE_CODES = {
     'kineto-python-stacks-late': "kernel launches came before the trace's Python stack events and have no Python line",
     'kineto-python-no-user-frame': "no kernel launch ran inside the workload's own Python: no Python line is given",
     // Inputs taken together (pipeline/)
+    'gpu-shared': 'another process used the GPU during measured runs (the gate decides without them, or not at all)',
+    'gpu-process-unplaced': "the GPU listed pids this namespace cannot see after a run started: the job's own or another's",
     'workload-lines-not-read': "a table capture also holds the workload's metric lines (a console log); they are not read with its tables",
     'unreadable-input': 'an input could not be read and was skipped (not --strict)',
     'same-run-counted-once': 'inputs recording the same kernel launches were set aside so the run counts once',
@@ -27505,7 +27730,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   r3: () => (/* binding */ rowSubject)
 });
 
-// UNUSED EXPORTS: AcceptanceNoteSchema, AcceptanceSchema, BASELINE_ORIGINS, ComparisonNoteSchema, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, EnvironmentMismatchSchema, FindingReadingSchema, FindingSchema, KernelChangeSchema, KernelGateSchema, LeftOutRunSchema, LockstepKernelSchema, MeasuredStepSchema, MetricReadingSchema, PerStepKernelSchema, PerStepNoteSchema, PerStepSchema, RowReadingSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, ShareReadingSchema, SideSchema, SkippedInputSchema, StallSideSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, ThrottleReadingSchema, ThrottleSideSchema, TimeReadingSchema, VerdictSchema
+// UNUSED EXPORTS: AcceptanceNoteSchema, AcceptanceSchema, BASELINE_ORIGINS, ComparisonNoteSchema, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, EnvironmentMismatchSchema, FindingReadingSchema, FindingSchema, KernelChangeSchema, KernelGateSchema, LeftOutRunSchema, LockstepKernelSchema, MeasuredStepSchema, MetricReadingSchema, PerStepKernelSchema, PerStepNoteSchema, PerStepSchema, RowReadingSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, ShareReadingSchema, SharedGpuReadingSchema, SideSchema, SkippedInputSchema, StallSideSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, ThrottleReadingSchema, ThrottleSideSchema, TimeReadingSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -27513,11 +27738,14 @@ var schemas = __nccwpck_require__(8816);
 var capture = __nccwpck_require__(8347);
 // EXTERNAL MODULE: ./src/model/family-ids.ts
 var family_ids = __nccwpck_require__(1538);
+// EXTERNAL MODULE: ./src/model/gpu-sharing.ts
+var gpu_sharing = __nccwpck_require__(6854);
 ;// CONCATENATED MODULE: ./src/model/profile.ts
 /**
  * The normalized profile: every capture of one run merged and classified. The Report (report.ts)
  * is this plus the diagnosis and the gate's decision.
  */
+
 
 
 
@@ -27610,6 +27838,8 @@ const ProfileSchema = schemas/* object */.Ikc({
      * few launches an Nsight Compute deep dive replayed, which say nothing about the run's mix.
      */
     kernelOrigin: schemas/* enum */.k5n(['breakdown', 'deep-dive']).optional(),
+    /** Whether another process shared the GPU during each measured run (null: no recording listed the GPU's processes). */
+    gpuSharing: gpu_sharing/* GpuSharingSchema */.e8.nullable().default(null),
 });
 
 ;// CONCATENATED MODULE: ./src/model/report.ts
@@ -27620,7 +27850,8 @@ const ProfileSchema = schemas/* object */.Ikc({
 
 
 
-const REPORT_SCHEMA_VERSION = 4;
+
+const REPORT_SCHEMA_VERSION = 5;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 const REPORT_FILE = 'report.json';
 const SeveritySchema = schemas/* enum */.k5n(['info', 'warning', 'error']);
@@ -27734,6 +27965,29 @@ const StallSideSchema = schemas/* object */.Ikc({
     maxShare: schemas/* number */.aig(),
 });
 /**
+ * A gated metric whose runs another process shared the GPU with (schema 5; src/compare/shared-gpu.ts):
+ * what the gate did (`clean-runs`: decided on the runs the sharing left alone, the others left out;
+ * `fail-both-sides`: a failure kept, the sharing alike on both sides; `against-sharing`: a failure
+ * with only the baseline shared, or an improvement with only the current (a neighbour only slows the
+ * runs it shares, so it worked against the change found); `refused`: undecided;
+ * `ignored`: decided on every run, as shared-gpu ignore says), the row's status on every run (and
+ * for `refused`, why the shared runs were not left out), and
+ * per side the runs the sharing was seen in, of how many recorded, and who shared it (the busiest
+ * first, at most 3: a pid, or null for work seen before any process of the job was on the GPU).
+ */
+const SharedGpuReadingSchema = schemas/* object */.Ikc({
+    action: schemas/* enum */.k5n(['clean-runs', 'fail-both-sides', 'against-sharing', 'refused', 'ignored']),
+    allRuns: RowStatusSchema,
+    /** Refused: why the shared runs were not left out: too few runs remain on a side without them, or the runs' samples are not told apart. */
+    refusedFor: schemas/* enum */.k5n(['too-few-clean-runs', 'runs-not-told-apart']).optional(),
+    sides: schemas/* array */.YOg(schemas/* object */.Ikc({
+        side: SideSchema,
+        runs: schemas/* array */.YOg(schemas/* number */.aig().int().positive()),
+        of: schemas/* number */.aig().int().nonnegative(),
+        who: schemas/* array */.YOg(capture/* GpuNeighbourSchema */.VV.pick({ pid: true, evidence: true, maxSmPercent: true, maxMemoryBytes: true })).max(3),
+    })),
+});
+/**
  * What a metric row's sentence says beyond the row's own fields, as data (renderers write it):
  * the interval's level, the runs left out (slowest, warm-up), and for an undecided or warned row
  * what held it back: runs of one side that reach the other's median (`overlap`), a side whose runs
@@ -27746,7 +28000,7 @@ const MetricReadingSchema = schemas/* object */.Ikc({
      * The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side;
      * `not-gated`: no threshold names it; `no-relative-change`: the baseline median is not positive.
      */
-    outcome: schemas/* enum */.k5n(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift']),
+    outcome: schemas/* enum */.k5n(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']),
     side: SideSchema.optional(),
     /** The interval's confidence level (0.95). */
     level: schemas/* number */.aig().optional(),
@@ -27772,6 +28026,8 @@ const MetricReadingSchema = schemas/* object */.Ikc({
     smallChange: schemas/* boolean */.zMY().optional(),
     /** A monotonic drift within a side: its change over its samples (a fraction), the samples and the Mann-Kendall p. */
     drift: schemas/* array */.YOg(schemas/* object */.Ikc({ side: SideSchema, change: schemas/* number */.aig(), samples: schemas/* number */.aig().int().nonnegative(), pValue: schemas/* number */.aig() })).optional(),
+    /** Another process shared the GPU during runs of a side: what the gate did about it (schema 5). */
+    sharedGpu: SharedGpuReadingSchema.optional(),
 });
 /**
  * A `kernel-time:` row's thresholds and why they are what they are: `set` by the user, the µs
@@ -27863,7 +28119,7 @@ const ComparisonRowSchema = schemas/* object */.Ikc({
      * absent in older reports.
      */
     insufficient: schemas/* object */.Ikc({
-        why: schemas/* enum */.k5n(['interval-reaches-floor', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples']),
+        why: schemas/* enum */.k5n(['interval-reaches-floor', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples', 'shared-gpu']),
         noise: schemas/* tuple */.PVZ([schemas/* number */.aig().nonnegative(), schemas/* number */.aig().nonnegative()]),
         couldHide: schemas/* number */.aig().nullable(),
         runsPerSide: schemas/* number */.aig().int().positive().nullable(),
@@ -28230,6 +28486,11 @@ const ReportSchema = schemas/* object */.Ikc({
      * in part keeps only the first profiler steps.
      */
     stepCount: StepCountSchema.optional(),
+    /**
+     * Whether another process shared the GPU during each measured run, with what was seen (schema 5;
+     * absent where no GPU recording listed the GPU's processes).
+     */
+    gpuSharing: gpu_sharing/* GpuSharingSchema */.e8.optional(),
 });
 
 
@@ -28403,7 +28664,7 @@ class TraceEvents {
 
 /***/ }),
 
-/***/ 1186:
+/***/ 1843:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28653,7 +28914,10 @@ function mergeTimeline(captures) {
 var classify_classify = __nccwpck_require__(9602);
 // EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
 var registry = __nccwpck_require__(8517);
+// EXTERNAL MODULE: ./src/model/gpu-sharing.ts
+var gpu_sharing = __nccwpck_require__(6854);
 ;// CONCATENATED MODULE: ./src/pipeline/build-profile.ts
+
 
 
 
@@ -28684,6 +28948,8 @@ function buildProfile(allCaptures, classify = (0,classify_classify/* createClass
         });
     }
     const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
+    const gpuSharing = gpuSharingOf(allCaptures);
+    notices.push(...sharingNotices(gpuSharing));
     return {
         sources: allCaptures.map((c) => c.source),
         environment: mergeEnvironment(captures),
@@ -28701,6 +28967,58 @@ function buildProfile(allCaptures, classify = (0,classify_classify/* createClass
         gpuTimeUtilPercent: gpuTimeUtil ?? null,
         ranks: ranksOf(captures, classify, notices),
         ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? 'breakdown' : 'deep-dive' } : {}),
+        gpuSharing,
+    };
+}
+/** What the runs' GPU sharing says to people: runs shared, and pids no recording could place. */
+function sharingNotices(sharing) {
+    if (!sharing)
+        return [];
+    const notices = [];
+    const shared = sharing.runs.filter((run) => run.shared);
+    if (shared.length) {
+        const who = [...new Set(shared.flatMap((run) => run.neighbours.filter(gpu_sharing/* neighbourCounts */.WE).map((n) => (n.pid === null ? 'a process busy before the run\'s own' : `pid ${n.pid}`))))];
+        notices.push({ code: 'gpu-shared', severity: 'warning', message: `another process used the GPU during measured run${shared.length === 1 ? '' : 's'} ${shared.map((run) => run.run).join(', ')} of ${sharing.runs.length} (${who.join(', ')})` });
+    }
+    const unplaced = [...new Set(sharing.runs.flatMap((run) => run.unknownPids))];
+    if (unplaced.length) {
+        notices.push({ code: 'gpu-process-unplaced', severity: 'info', message: `the GPU listed pid${unplaced.length === 1 ? '' : 's'} ${unplaced.slice(0, 5).join(', ')} that this pid namespace cannot see, first after a run's command started: the job's own (a container sees host pids) or another's; not counted as another's` });
+    }
+    return notices;
+}
+/**
+ * Each GPU recording that listed the GPU's processes is one measured run, in input order. A metric's
+ * samples are placed in runs only when as many inputs carry it as there are recordings: the runner
+ * lists each run's files together, and a folder sorts the runs' consoles as it sorts their
+ * recordings (measured-1, measured-10, measured-2 …), so the k-th of each is the same run. Else the
+ * runs' samples are not told apart, and no run can be left out alone.
+ */
+function gpuSharingOf(captures) {
+    const recordings = captures.filter((c) => c.gpuProcesses !== undefined);
+    if (recordings.length === 0)
+        return null;
+    const carriers = new Map();
+    for (const capture of captures) {
+        const counts = new Map();
+        for (const sample of capture.metrics)
+            if (Number.isFinite(sample.value))
+                counts.set(sample.name, (counts.get(sample.name) ?? 0) + 1);
+        for (const [name, count] of counts)
+            carriers.set(name, [...(carriers.get(name) ?? []), count]);
+    }
+    const placed = [...carriers].filter(([, counts]) => counts.length === recordings.length);
+    return {
+        runs: recordings.map((recording, i) => {
+            const seen = recording.gpuProcesses;
+            return {
+                run: i + 1,
+                listed: seen.listedSamples > 0,
+                shared: seen.neighbours.some(gpu_sharing/* neighbourCounts */.WE),
+                neighbours: seen.neighbours,
+                unknownPids: seen.unknownPids,
+                ...(placed.length ? { samples: Object.fromEntries(placed.map(([name, counts]) => [name, counts[i]])) } : {}),
+            };
+        }),
     };
 }
 /**
@@ -29317,6 +29635,186 @@ function decide(p, pWorse, pBetter, options) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/compare/shared-gpu.ts
+/**
+ * A GPU shared with another process during measured runs, as the GPU sampler saw it
+ * (src/model/gpu-sharing.ts), set against the gated metrics' rows. A neighbour slows the runs it
+ * touches by amounts no model of noise predicts, so a PASS on such runs is not shown:
+ * - with `shared-gpu: refuse` (the default), a gated metric is decided again on the runs the
+ *   sharing left alone, when each run's samples are known and enough clean runs remain on both
+ *   sides (minSamples); the runs left out are named. Otherwise it is undecided (insufficient-data,
+ *   why `shared-gpu`), except a failure seen under sharing alike on both sides (each side's share of
+ *   shared runs within ALIKE_SHARE of the other's), which stands: a neighbour on both sides does not
+ *   make one side slower; and a change found against the sharing (a failure with only the baseline
+ *   shared, an improvement with only the current), which a neighbour can only have made smaller.
+ * - with `shared-gpu: ignore`, every row stands as decided on all runs, and the sharing is named.
+ * Rows of a metric no side saw sharing for are untouched. Pure; the rows come from compareMetrics.
+ */
+
+
+
+/** The largest gap between the sides' shares of shared runs at which the sharing counts as alike on both. */
+const ALIKE_SHARE = 0.25;
+/** Who shared the GPU, at most this many per side on a row (the busiest first). */
+const WHO_SHOWN = 3;
+function sharedRuns(sharing) {
+    return sharing?.runs.filter((run) => run.shared) ?? [];
+}
+/** The neighbours that counted on a side, one per process (or per busy-before), with their highest readings, busiest first. */
+function whoOf(runs) {
+    const byKey = new Map();
+    const higher = (a, b) => (a === null ? b : b === null ? a : Math.max(a, b));
+    for (const neighbour of runs.flatMap((run) => run.neighbours.filter(gpu_sharing/* neighbourCounts */.WE))) {
+        const key = `${neighbour.evidence}:${neighbour.pid}`;
+        const was = byKey.get(key);
+        const who = { pid: neighbour.pid, evidence: neighbour.evidence, maxSmPercent: neighbour.maxSmPercent, maxMemoryBytes: neighbour.maxMemoryBytes };
+        byKey.set(key, was ? { ...was, maxSmPercent: higher(was.maxSmPercent, who.maxSmPercent), maxMemoryBytes: higher(was.maxMemoryBytes, who.maxMemoryBytes) } : who);
+    }
+    return [...byKey.values()].sort((a, b) => (b.maxSmPercent ?? -1) - (a.maxSmPercent ?? -1)).slice(0, WHO_SHOWN);
+}
+function sideOf(side, sharing) {
+    const runs = sharedRuns(sharing);
+    if (!sharing || runs.length === 0)
+        return undefined;
+    return { side, runs: runs.map((run) => run.run), of: sharing.runs.length, who: whoOf(runs) };
+}
+/**
+ * The metric's samples of the runs the sharing left alone, and how many it left out; undefined when
+ * the side's samples are not placed in runs (or do not add up to the metric's). A side without a
+ * recording of its processes keeps every sample: nothing was seen there to leave out.
+ */
+function cleanSamples(metric, sharing) {
+    if (!sharing || sharedRuns(sharing).length === 0)
+        return { samples: [...metric.samples], leftOut: 0 };
+    const counts = sharing.runs.map((run) => run.samples?.[metric.name]);
+    if (counts.some((n) => n === undefined))
+        return undefined;
+    if (counts.reduce((sum, n) => sum + n, 0) !== metric.samples.length)
+        return undefined;
+    const samples = [];
+    let at = 0;
+    sharing.runs.forEach((run, i) => {
+        const n = counts[i];
+        if (!run.shared)
+            samples.push(...metric.samples.slice(at, at + n));
+        at += n;
+    });
+    return { samples, leftOut: metric.samples.length - samples.length };
+}
+/** Each side's share of shared runs within ALIKE_SHARE of the other's, both sides shared and both recorded. */
+function alikeOnBothSides(current, baseline) {
+    const share = (sharing) => (sharing && sharing.runs.length ? sharedRuns(sharing).length / sharing.runs.length : 0);
+    const [c, b] = [share(current), share(baseline)];
+    return c > 0 && b > 0 && Math.abs(c - b) <= ALIKE_SHARE;
+}
+/**
+ * A change found against the sharing: a failure with only the baseline shared, or an improvement with
+ * only the current shared. A neighbour only slows the runs it shares (it takes SMs, memory bandwidth
+ * and power), so it made the side it shared slower, which works against the change found: the
+ * change is at least what was measured.
+ */
+function againstSharing(status, sides, unshared) {
+    const only = sides.length === 1 ? sides[0].side : undefined;
+    // The other side must have been seen unshared: a side with no listing may have had a neighbour too.
+    const seenClean = Boolean(unshared?.runs.length && unshared.runs.every((run) => run.listed));
+    return seenClean && ((status === 'fail' && only === 'baseline') || (status === 'improved' && only === 'current'));
+}
+/** Worse-positive bound of the interval: the largest regression it allows (null without one). */
+function couldHide(row) {
+    if (!row.ci)
+        return null;
+    return row.direction === 'lower' ? row.ci[1] : -row.ci[0];
+}
+/** The row undecided for the sharing: its numbers kept, the sharing as the reason. */
+function refused(row, sharedGpu, base, cur, placed, options) {
+    // An A/B look that is not the last adds runs: where runs are told apart, clean ones may then be enough.
+    const addsRuns = placed && Boolean(options.look && options.look.of > 1 && !options.look.final);
+    const insufficient = row.insufficient
+        ? { ...row.insufficient, why: 'shared-gpu', runsPerSide: null, addsRuns, quieterRunner: true }
+        : { why: 'shared-gpu', noise: [(0,statistics/* relativeRobustSd */.dr)(base.samples), (0,statistics/* relativeRobustSd */.dr)(cur.samples)], couldHide: couldHide(row), runsPerSide: null, addsRuns, quieterRunner: true };
+    const reading = row.reading?.kind === 'metric' ? row.reading : { kind: 'metric' };
+    return {
+        row: { ...row, status: 'insufficient-data', insufficient, reading: { ...reading, outcome: 'shared-gpu', sharedGpu } },
+        ...(placed ? { undecided: true } : {}),
+    };
+}
+/** A gated metric's row on both sides: the ones sharing can change. */
+function isGated(row) {
+    return row.kind === 'metric' && row.threshold !== null && row.baseline !== null && row.current !== null && row.status !== 'info';
+}
+/**
+ * The metric rows with the GPU's sharing applied (see the module's comment). `metrics` is
+ * compareMetrics of the same sides and options.
+ */
+function applySharedGpu(current, baseline, metrics, options) {
+    const sides = [sideOf('baseline', baseline.gpuSharing), sideOf('current', current.gpuSharing)].filter((s) => s !== undefined);
+    if (sides.length === 0)
+        return metrics;
+    const baseByName = new Map(baseline.metrics.map((m) => [m.name, m]));
+    const curByName = new Map(current.metrics.map((m) => [m.name, m]));
+    // The gated metrics whose clean runs are enough on both sides: compared again together, so the
+    // correction across metrics stays as it was.
+    const clean = new Map();
+    if (options.sharedGpu === 'refuse') {
+        for (const { row } of metrics.rows) {
+            const base = baseByName.get(row.metric);
+            const cur = curByName.get(row.metric);
+            if (!isGated(row) || !base || !cur)
+                continue;
+            const b = cleanSamples(base, baseline.gpuSharing);
+            const c = cleanSamples(cur, current.gpuSharing);
+            if (b && c && b.samples.length >= options.minSamples && c.samples.length >= options.minSamples)
+                clean.set(row.metric, { base: b, cur: c });
+        }
+    }
+    const withClean = (list, side) => list.map((m) => {
+        const kept = clean.get(m.name)?.[side];
+        return kept ? { ...m, samples: kept.samples } : m;
+    });
+    const again = clean.size ? compareMetrics(withClean(current.metrics, 'cur'), withClean(baseline.metrics, 'base'), options) : undefined;
+    const againByName = new Map((again?.rows ?? []).map((r) => [r.row.metric, r]));
+    const rows = metrics.rows.map((gated) => {
+        const { row } = gated;
+        const base = baseByName.get(row.metric);
+        const cur = curByName.get(row.metric);
+        if (!isGated(row) || !base || !cur || row.reading?.kind !== 'metric')
+            return gated;
+        const reading = row.reading;
+        const sharedGpu = (action) => ({ action, allRuns: row.status, sides: sides.map((s) => ({ ...s, runs: [...s.runs], who: [...s.who] })) });
+        if (options.sharedGpu === 'ignore') {
+            return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('ignored') } } };
+        }
+        const kept = clean.get(row.metric);
+        const decided = againByName.get(row.metric);
+        if (kept && decided && decided.row.reading?.kind === 'metric') {
+            const leftOut = decided.row.leftOut ?? [0, 0];
+            return {
+                ...decided,
+                row: {
+                    ...decided.row,
+                    leftOut: [leftOut[0] + kept.base.leftOut, leftOut[1] + kept.cur.leftOut],
+                    reading: { ...decided.row.reading, sharedGpu: sharedGpu('clean-runs') },
+                },
+            };
+        }
+        if (row.status === 'fail' && alikeOnBothSides(current.gpuSharing, baseline.gpuSharing)) {
+            return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('fail-both-sides') } } };
+        }
+        if (againstSharing(row.status, sides, sides[0]?.side === 'baseline' ? current.gpuSharing : baseline.gpuSharing)) {
+            return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('against-sharing') } } };
+        }
+        const placed = cleanSamples(base, baseline.gpuSharing) !== undefined && cleanSamples(cur, current.gpuSharing) !== undefined;
+        return refused(row, { ...sharedGpu('refused'), refusedFor: placed ? 'too-few-clean-runs' : 'runs-not-told-apart' }, base, cur, placed, options);
+    });
+    const recomputed = new Set(clean.keys());
+    return {
+        ...metrics,
+        rows,
+        // A metric compared again on its clean runs names its own stalls in its row; the all-runs note would count runs it no longer has.
+        outlierNotes: metrics.outlierNotes.map((note) => ({ ...note, metrics: note.metrics.filter((m) => !recomputed.has(m)) })).filter((note) => note.metrics.length > 0),
+    };
+}
+
 // EXTERNAL MODULE: ./src/compare/between-jobs.ts
 var between_jobs = __nccwpck_require__(468);
 // EXTERNAL MODULE: ./src/model/own-key.ts
@@ -29877,7 +30375,7 @@ function throttledShare(u) {
         return undefined;
     return u.throttledFraction ?? (hardwareReasons(u).length ? undefined : 0);
 }
-function sideOf(u) {
+function throttle_check_sideOf(u) {
     return { sampled: Boolean(u), share: throttledShare(u) ?? null, clockMhz: u?.meanSmClockMhz ?? null };
 }
 /**
@@ -29895,7 +30393,7 @@ function judgeThrottling(baseline, current, sameJob) {
     const regime = [...new Set([...hardwareReasons(baseline), ...hardwareReasons(current)])].filter((r) => throttle/* POWER_REGIME_REASONS */.E2.has(r));
     if (!regime.length)
         return { problems, notes };
-    const power = { type: 'power', reasons: regime, baseline: sideOf(baseline), current: sideOf(current), sameJob };
+    const power = { type: 'power', reasons: regime, baseline: throttle_check_sideOf(baseline), current: throttle_check_sideOf(current), sameJob };
     if (sameJob) {
         notes.push({ ...power, differs: [] });
         return { problems, notes };
@@ -29926,6 +30424,7 @@ var diagnose_rules = __nccwpck_require__(9809);
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
+
 
 
 
@@ -30053,7 +30552,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         options = { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), ...rows.map((r) => [r.metric, r.floor * 100])]) };
         betweenJobs = { reports: context.history.length, metrics: rows };
     }
-    const metrics = compareMetrics(current.metrics, baseline.metrics, options);
+    const metrics = applySharedGpu(current, baseline, compareMetrics(current.metrics, baseline.metrics, options), options);
     const rows = [...metrics.rows];
     const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
     let kernelChanges = [];
@@ -30757,6 +31256,7 @@ function reportFromProfile(profile, options) {
             : gate.comparison,
         ranks: profile.ranks,
         stepCount: gate.comparison?.perStep?.current ?? (0,step_count/* stepCountOf */.nS)(current),
+        ...(profile.gpuSharing ? { gpuSharing: profile.gpuSharing } : {}),
     };
     return model_report/* ReportSchema */.M9.parse(report);
 }
@@ -33264,6 +33764,7 @@ function isQuiet(row) {
 /* harmony export */   TE: () => (/* binding */ strongestHit),
 /* harmony export */   e3: () => (/* binding */ stallText),
 /* harmony export */   o: () => (/* binding */ rowShiftText),
+/* harmony export */   ti: () => (/* binding */ sharedGpuText),
 /* harmony export */   yD: () => (/* binding */ rowSentence)
 /* harmony export */ });
 /* unused harmony exports evidenceText, stepMoveText, shiftText, rowNote */
@@ -33333,6 +33834,10 @@ function leftOutText(reading) {
 }
 /** What would decide an undecided row, as the comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
 function decideText(needs, look) {
+    if (needs.why === 'shared-gpu') {
+        const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
+        return needs.addsRuns ? `${noise}; the A/B adds runs, to decide on those the GPU is not shared in` : `${noise}; runs on a GPU no other process uses would decide it`;
+    }
     if (needs.addsRuns)
         return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
     const prefix = look?.final ? 'this job adds no more runs; ' : '';
@@ -33430,6 +33935,10 @@ function metricRowNote(row) {
             if (reading.baselineFaster)
                 notes.push(baselineFasterText(row, reading.baselineFaster));
             break;
+        case 'shared-gpu':
+            if (reading.sharedGpu)
+                notes.push(`the GPU was shared with another process: ${sharedGpuText(reading.sharedGpu)}`);
+            break;
         case 'within-floor':
         case 'drift':
             if (held)
@@ -33441,6 +33950,8 @@ function metricRowNote(row) {
     }
     for (const d of reading.drift ?? [])
         notes.push(driftText(d));
+    if (reading.sharedGpu && reading.outcome !== 'shared-gpu')
+        notes.push(sharedGpuSuffix(reading.sharedGpu).slice(2));
     return notes.length ? notes.join('; ') : undefined;
 }
 function driftText(d) {
@@ -33449,7 +33960,72 @@ function driftText(d) {
 function baselineFasterText(row, faster) {
     return `a baseline run was ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(faster.by).replace('+', '')} better than the current median (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(faster.fastest, row.unit)} against ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.current ?? Number.NaN, row.unit)}): the baseline ran that fast, and a run is never made faster`;
 }
+/** `1.5 GiB` */
+function gibText(bytes) {
+    return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+/** Who shared the GPU, in words: a process by pid with how busy and how much memory, or work seen before the job's process was on the GPU. */
+function whoText(who) {
+    if (who.evidence === 'busy-before')
+        return `a process it cannot name (the GPU was ${who.maxSmPercent ?? '?'}% busy before the run's own process was on it)`;
+    const busy = who.maxSmPercent === null ? 'SM use not reported' : `SM up to ${who.maxSmPercent}%`;
+    const memory = who.maxMemoryBytes === null ? '' : `, ${gibText(who.maxMemoryBytes)}`;
+    const how = who.evidence === 'listed-before' ? ', on the GPU before the run started' : '';
+    return `pid ${who.pid} (${busy}${memory}${how})`;
+}
+/** `pid 4194000 (SM up to 88%, 9.0 GiB) during current runs 2, 4 of 5; … during baseline run 3 of 5` */
+function sharedGpuText(shared) {
+    return shared.sides
+        .map((side) => `${side.who.map(whoText).join(', ') || 'another process'} during ${SIDE_TEXT[side.side]} run${side.runs.length === 1 ? '' : 's'} ${side.runs.join(', ')} of ${side.of}`)
+        .join('; ');
+}
+/** What the gate did with the sharing, after the row's own sentence (a refused row says it first). */
+function sharedGpuSuffix(shared) {
+    const who = sharedGpuText(shared);
+    switch (shared.action) {
+        case 'clean-runs':
+            return `; decided on the runs the GPU was not shared in: left out the runs another process used it during (${who})`;
+        case 'fail-both-sides':
+            return `; the GPU was shared on both sides alike (${who}), so the failure stands`;
+        case 'against-sharing':
+            return `; the GPU was shared on the ${shared.sides.map((side) => SIDE_TEXT[side.side]).join(' and ')} side only (${who}), which a neighbour can only have made slower: the change stands`;
+        case 'ignored':
+            return `; the GPU was shared (${who}), compared on every run as shared-gpu ignore says`;
+        case 'refused':
+            return '';
+    }
+}
 function metricSentence(row, reading, ctx) {
+    const shared = reading.sharedGpu;
+    if (shared && reading.outcome === 'shared-gpu')
+        return sharedGpuRefusal(row, shared, reading, ctx);
+    const sentence = plainMetricSentence(row, reading, ctx);
+    if (!shared)
+        return sentence;
+    if (sentence !== undefined)
+        return `${sentence}${sharedGpuSuffix(shared)}`;
+    if (reading.outcome !== 'within-floor' || row.delta === null || row.baseline === null || row.current === null)
+        return undefined;
+    return `${row.metric} within its floor (${changeText(row)}${row.ci ? `; ${statsText(row, reading, ctx)}` : ''})${sharedGpuSuffix(shared)}`;
+}
+function changeText(row) {
+    return `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.baseline ?? Number.NaN, row.unit)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.current ?? Number.NaN, row.unit)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.delta ?? Number.NaN)}`;
+}
+function statsText(row, reading, ctx) {
+    const [ciLow, ciHigh] = row.ci ?? [Number.NaN, Number.NaN];
+    const [nBase, nCur] = row.samples ?? [0, 0];
+    const level = Math.round((reading.level ?? 0.95) * 100);
+    return `${level}% CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(ciLow, ciHigh)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatP */ .MA)(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
+}
+const ALL_RUNS_WORD = { fail: 'failed', warn: 'warned', 'insufficient-data': 'been undecided', improved: 'improved', pass: 'passed', info: 'been noted' };
+/** A gated metric undecided because the GPU was shared: that first, and by whom, then what all runs showed. */
+function sharedGpuRefusal(row, shared, reading, ctx) {
+    const allRuns = row.delta !== null && row.baseline !== null && row.current !== null ? `; on all runs ${changeText(row)}${row.ci ? ` (${statsText(row, reading, ctx)})` : ''}, which would have ${ALL_RUNS_WORD[shared.allRuns]}` : '';
+    const decide = row.insufficient ? `; ${decideText(row.insufficient, ctx.comparison.look)}` : '';
+    const why = shared.refusedFor === 'runs-not-told-apart' ? "the runs' samples are not told apart, so the shared ones cannot be left out" : 'too few runs it left alone remain on each side to decide on them';
+    return `${row.metric} undecided: the GPU was shared with another process, ${sharedGpuText(shared)}, and ${why}${allRuns}${decide}`;
+}
+function plainMetricSentence(row, reading, ctx) {
     const name = row.metric;
     if (reading.outcome === 'only-in')
         return `${name} is only in the ${SIDE_TEXT[reading.side ?? 'baseline']}; not compared`;
@@ -34073,6 +34649,11 @@ function passLine(report) {
     else if (gate?.mode === 'fallback' && !gate.throughputImproved)
         parts.push(shareWarn !== undefined ? `no kernel share grew by ${shareWarn} pp or more` : 'no kernel share grew past its threshold');
     parts.push('no new findings');
+    const shared = rows.find((r) => r.kind === 'metric' && r.status === 'pass' && r.reading?.kind === 'metric' && r.reading.sharedGpu)?.reading;
+    if (shared?.kind === 'metric' && shared.sharedGpu) {
+        const how = shared.sharedGpu.action === 'ignored' ? 'compared on every run (shared-gpu ignore)' : 'decided on the runs it was not shared in';
+        parts.push(`the GPU was shared with another process (${(0,row_lines/* sharedGpuText */.ti)(shared.sharedGpu)}): ${how}`);
+    }
     return `no regression: ${parts.join(', ')}`;
 }
 /** Why nothing was gated, and what would gate. */
