@@ -118,4 +118,6 @@ PY
   tar czf "$OUT/shared_gpu_jobs_$(echo ${JOBS:-1 2 3} | tr -d " ").tar.gz" -C "$W" .
 fi
 stamp "done"
+# The device returns a few files only: everything in one archive.
+tar czf /tmp/shared_gpu_out.tgz -C "$OUT" . && find "$OUT" -mindepth 1 -delete && mv /tmp/shared_gpu_out.tgz "$OUT/"
 ls -la "$OUT"
