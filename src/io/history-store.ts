@@ -6,7 +6,7 @@
  * (`merge=union`), and jq, grep or any database's JSON loader read it as it is.
  */
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InputError } from '../errors.js';
@@ -18,6 +18,21 @@ export interface HistoryStore {
   ids: Set<string>;
   /** GitHub artifact ids whose reports are in the store. */
   artifacts: Set<number>;
+  /** Lines read (the last one whether or not it ended in a newline): lines appended later are numbered after them. */
+  lines: number;
+  /** Kernel and family names, each held once, shared with what is read of the store later. */
+  names: Map<string, string>;
+}
+
+/** A store that holds nothing yet. */
+export function emptyHistoryStore(): HistoryStore {
+  return { summaries: [], ids: new Set(), artifacts: new Set(), lines: 0, names: new Map() };
+}
+
+/** Where lines appended to a store begin: their byte offset, and the store read before them. */
+export interface AppendedLines {
+  offset: number;
+  after: HistoryStore;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,13 +54,14 @@ function problem(value: unknown): string | undefined {
 }
 
 /**
- * Reads the store (none yet: an empty one). Kernel and family names repeat night after night: each
- * is held once. A line that is not a summary stops the read with its line number: a history read in
- * part would draw a wrong page.
+ * Reads the store (none yet: an empty one), or with `appended` only the lines appended after it was
+ * read (appendHistoryLines), numbered after the lines read then. Kernel and family names repeat
+ * night after night: each is held once. A line that is not a summary stops the read with its line
+ * number: a history read in part would draw a wrong page.
  */
-export async function readHistoryStore(path: string): Promise<HistoryStore> {
-  const store: HistoryStore = { summaries: [], ids: new Set(), artifacts: new Set() };
-  const names = new Map<string, string>();
+export async function readHistoryStore(path: string, appended?: AppendedLines): Promise<HistoryStore> {
+  const store: HistoryStore = { ...emptyHistoryStore(), names: appended?.after.names ?? new Map() };
+  const names = store.names;
   const intern = (text: string): string => {
     const known = names.get(text);
     if (known !== undefined) return known;
@@ -54,13 +70,14 @@ export async function readHistoryStore(path: string): Promise<HistoryStore> {
   };
   let stream;
   try {
-    stream = createReadStream(path, { encoding: 'utf8' });
+    stream = createReadStream(path, { encoding: 'utf8', start: appended?.offset ?? 0 });
     await new Promise<void>((resolve, reject) => stream!.once('open', () => resolve()).once('error', reject));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return store;
     throw new InputError(path, `a readable history store (${(error as Error).message})`);
   }
-  let line = 0;
+  let line = appended?.after.lines ?? 0;
+  const first = line;
   try {
     for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
       line += 1;
@@ -86,8 +103,9 @@ export async function readHistoryStore(path: string): Promise<HistoryStore> {
     }
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError(path, `a readable history store (${(error as Error).message})`, line ? `line ${line + 1}` : undefined);
+    throw new InputError(path, `a readable history store (${(error as Error).message})`, line > first ? `line ${line + 1}` : undefined);
   }
+  store.lines = line;
   return store;
 }
 
@@ -100,25 +118,55 @@ export function historyLine(summary: HistorySummary): string {
 const APPEND_BATCH_BYTES = 1 << 20;
 
 /**
- * Appends the lines (already made public: redacted) to the store, creating it. The lines are made
- * as they are written, a batch of whole lines at a time: a first import of a year of reports is
- * about 100 MB of lines, which held at once (and joined) would double the build's peak memory.
+ * Appends the lines (already made public: redacted) to the store, creating it, and says where they
+ * begin. The lines are made as they are written, a batch of whole lines at a time: a first import
+ * of a year of reports is about 100 MB of lines, which held at once (and joined) would double the
+ * build's peak memory. A store whose last line has no newline (edited by hand) gets one first, so
+ * that line and the first new one stay two lines.
  */
-export async function appendHistoryLines(path: string, lines: Iterable<string>): Promise<void> {
+export async function appendHistoryLines(path: string, lines: Iterable<string> | AsyncIterable<string>): Promise<number> {
   let batch: string[] = [];
   let bytes = 0;
-  let created = false;
+  let offset: number | undefined;
   const flush = async (): Promise<void> => {
-    if (!created) await mkdir(dirname(path), { recursive: true });
-    created = true;
+    if (offset === undefined) {
+      await mkdir(dirname(path), { recursive: true });
+      const end = await storeEnd(path);
+      offset = end.size;
+      if (!end.newline) {
+        batch.unshift('\n');
+        offset += 1;
+      }
+    }
     await appendFile(path, batch.join(''));
     batch = [];
     bytes = 0;
   };
-  for (const line of lines) {
+  for await (const line of lines) {
     batch.push(line);
     bytes += line.length;
     if (bytes >= APPEND_BATCH_BYTES) await flush();
   }
   if (batch.length) await flush();
+  return offset ?? (await storeEnd(path)).size;
+}
+
+/** The store's size in bytes (none: 0), and whether it ends in a newline (an empty store does). */
+async function storeEnd(path: string): Promise<{ size: number; newline: boolean }> {
+  let file;
+  try {
+    file = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, newline: true };
+    throw error;
+  }
+  try {
+    const { size } = await file.stat();
+    if (size === 0) return { size, newline: true };
+    const last = Buffer.alloc(1);
+    await file.read(last, 0, 1, size - 1);
+    return { size, newline: last[0] === 0x0a };
+  } finally {
+    await file.close();
+  }
 }
