@@ -163,6 +163,24 @@ describe('appending to the store', () => {
     await expect(readHistoryStore(store, { offset: broken, after: all })).rejects.toThrow(new InputError(store, 'one JSON object per line (a history summary)', 'line 5'));
   });
 
+  it('leaves the store as it was when making the lines fails, after batches were written', async () => {
+    const store = join(dir, 'history.ndjson');
+    const failing = (function* () {
+      for (let i = 0; i < 40; i++) yield `${JSON.stringify({ i, pad: 'x'.repeat(60_000) })}\n`;
+      throw new Error('the 41st report could not be read');
+    })();
+    await expect(appendHistoryLines(store, failing)).rejects.toThrow('the 41st report could not be read');
+    await expect(readFile(store, 'utf8')).rejects.toThrow(/ENOENT/);
+    // A store edited by hand (no newline at its end) is cut back to its very bytes.
+    await writeFile(store, '{"held":0}');
+    const again = (function* () {
+      for (let i = 0; i < 40; i++) yield `${JSON.stringify({ i, pad: 'x'.repeat(60_000) })}\n`;
+      throw new Error('the 41st report could not be read');
+    })();
+    await expect(appendHistoryLines(store, again)).rejects.toThrow('the 41st report could not be read');
+    expect(await readFile(store, 'utf8')).toBe('{"held":0}');
+  });
+
   it('writes lines made one at a time, in batches of whole lines, in order, after what the store held', async () => {
     const store = join(dir, 'data', 'history.ndjson');
     await appendHistoryLines(store, []);

@@ -6,7 +6,7 @@
  * (`merge=union`), and jq, grep or any database's JSON loader read it as it is.
  */
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir, open } from 'node:fs/promises';
+import { appendFile, mkdir, open, rm, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InputError } from '../errors.js';
@@ -121,19 +121,22 @@ const APPEND_BATCH_BYTES = 1 << 20;
  * Appends the lines (already made public: redacted) to the store, creating it, and says where they
  * begin. The lines are made as they are written, a batch of whole lines at a time: a first import
  * of a year of reports is about 100 MB of lines, which held at once (and joined) would double the
- * build's peak memory. A store whose last line has no newline (edited by hand) gets one first, so
- * that line and the first new one stay two lines.
+ * build's peak memory. When making them fails, the store is cut back to what it held (removed when
+ * there was none) before the error goes on: it never holds part of the new lines. A store whose
+ * last line has no newline (edited by hand) gets one first, so that line and the first new one
+ * stay two lines.
  */
 export async function appendHistoryLines(path: string, lines: Iterable<string> | AsyncIterable<string>): Promise<number> {
   let batch: string[] = [];
   let bytes = 0;
-  let offset: number | undefined;
+  let before: { size: number; newline: boolean; existed: boolean } | undefined;
+  let offset = 0;
   const flush = async (): Promise<void> => {
-    if (offset === undefined) {
+    if (!before) {
       await mkdir(dirname(path), { recursive: true });
-      const end = await storeEnd(path);
-      offset = end.size;
-      if (!end.newline) {
+      before = await storeEnd(path);
+      offset = before.size;
+      if (!before.newline) {
         batch.unshift('\n');
         offset += 1;
       }
@@ -142,30 +145,35 @@ export async function appendHistoryLines(path: string, lines: Iterable<string> |
     batch = [];
     bytes = 0;
   };
-  for await (const line of lines) {
-    batch.push(line);
-    bytes += line.length;
-    if (bytes >= APPEND_BATCH_BYTES) await flush();
+  try {
+    for await (const line of lines) {
+      batch.push(line);
+      bytes += line.length;
+      if (bytes >= APPEND_BATCH_BYTES) await flush();
+    }
+    if (batch.length) await flush();
+  } catch (error) {
+    if (before) await (before.existed ? truncate(path, before.size) : rm(path, { force: true }));
+    throw error;
   }
-  if (batch.length) await flush();
-  return offset ?? (await storeEnd(path)).size;
+  return before ? offset : (await storeEnd(path)).size;
 }
 
-/** The store's size in bytes (none: 0), and whether it ends in a newline (an empty store does). */
-async function storeEnd(path: string): Promise<{ size: number; newline: boolean }> {
+/** The store's size in bytes (none: 0), whether it ends in a newline (an empty store does), and whether it is there. */
+async function storeEnd(path: string): Promise<{ size: number; newline: boolean; existed: boolean }> {
   let file;
   try {
     file = await open(path, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, newline: true };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, newline: true, existed: false };
     throw error;
   }
   try {
     const { size } = await file.stat();
-    if (size === 0) return { size, newline: true };
+    if (size === 0) return { size, newline: true, existed: true };
     const last = Buffer.alloc(1);
     await file.read(last, 0, 1, size - 1);
-    return { size, newline: last[0] === 0x0a };
+    return { size, newline: last[0] === 0x0a, existed: true };
   } finally {
     await file.close();
   }
