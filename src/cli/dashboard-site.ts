@@ -191,8 +191,11 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
       fresh.push(summary);
     }
   }
-  const summaries = [...store.summaries, ...fresh];
+  // One list holds the summaries, the store's and the new: each is let go as the page's report of it is made.
+  const summaries = store.summaries.concat(fresh);
+  store.summaries.length = 0;
   const added = request.history ? fresh.length : 0;
+  fresh.length = 0;
   if (!summaries.length) {
     const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
     throw new UsageError(`dashboard: no valid report.json found${why}`);
@@ -202,8 +205,6 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     summaries[i] = undefined as unknown as HistorySummary;
     return { report: redactedData(reportOfSummary(summary), secrets), source: redact(summary.provenance.readFrom, secrets) };
   });
-  store.summaries.length = 0;
-  fresh.length = 0;
   const cleanSkipped = skipped.map((s) => ({ ...s, source: redact(s.source, secrets), reason: redact(withoutQuotedText(s.reason), secrets) }));
   const { data, files } = buildSite(inputs, cleanSkipped, request.options);
   return { data, written: await writeSite(request.out, files), added };
