@@ -123,11 +123,14 @@ export function dashboardSummary(input: DashboardInput): HistorySummary {
 
 export async function buildDashboard(request: DashboardRequest): Promise<DashboardResult> {
   const log = request.log ?? (() => undefined);
-  const store = request.history ? await readHistoryStore(request.history) : emptyHistoryStore();
-  const skipped: SkippedReport[] = [];
   // Redacted as data, before it is serialised (the store's lines, the page's data.js) and its < > &
   // escaped: an escaped secret no longer looks like one.
   const secrets = secretsFromEnv(process.env);
+  // The report the page reads of a summary: it shares the summary's small parts, and the summary
+  // itself is let go (a store's summaries are never all held beside the page's reports).
+  const pageInput = (summary: HistorySummary): DashboardInput => ({ report: redactedData(reportOfSummary(summary), secrets), source: redact(summary.provenance.readFrom, secrets) });
+  const store = request.history ? await readHistoryStore(request.history, undefined, pageInput) : emptyHistoryStore<DashboardInput>();
+  const skipped: SkippedReport[] = [];
   // Downloaded first (the artifacts' reports are held as they come), so that a failed download
   // leaves the store as it was; read after the folders' reports, as given.
   let downloaded: DashboardInput[] = [];
@@ -165,7 +168,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
       yield summary;
     }
   }
-  let fresh: HistorySummary[];
+  let fresh: DashboardInput[];
   if (request.history) {
     // Each new summary is written to the store as it is made, and the page drawn from the store's
     // lines: a first import of a year of reports never holds the reports' summaries while it reads
@@ -176,7 +179,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
       for await (const summary of newSummaries()) yield historyLine(redactedData(summary, secrets));
     })();
     const offset = await appendHistoryLines(path, lines);
-    fresh = (await readHistoryStore(path, { offset, after: store })).summaries;
+    fresh = (await readHistoryStore(path, { offset, after: store }, pageInput)).summaries;
     log(`history ${path}: ${store.summaries.length} reports held, ${fresh.length} added`);
   } else {
     // Names repeat from report to report: each is held once.
@@ -188,23 +191,17 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
         k.name = intern(k.name);
         k.family = intern(k.family);
       }
-      fresh.push(summary);
+      fresh.push(pageInput(summary));
     }
   }
-  // One list holds the summaries, the store's and the new: each is let go as the page's report of it is made.
-  const summaries = store.summaries.concat(fresh);
+  const inputs = store.summaries.concat(fresh);
   store.summaries.length = 0;
   const added = request.history ? fresh.length : 0;
   fresh.length = 0;
-  if (!summaries.length) {
+  if (!inputs.length) {
     const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
     throw new UsageError(`dashboard: no valid report.json found${why}`);
   }
-  // The reports the page reads share the summaries' small parts; the summaries' kernel lists are let go as they are copied.
-  const inputs = summaries.map((summary, i) => {
-    summaries[i] = undefined as unknown as HistorySummary;
-    return { report: redactedData(reportOfSummary(summary), secrets), source: redact(summary.provenance.readFrom, secrets) };
-  });
   const cleanSkipped = skipped.map((s) => ({ ...s, source: redact(s.source, secrets), reason: redact(withoutQuotedText(s.reason), secrets) }));
   const { data, files } = buildSite(inputs, cleanSkipped, request.options);
   return { data, written: await writeSite(request.out, files), added };

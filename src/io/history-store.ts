@@ -12,8 +12,9 @@ import { createInterface } from 'node:readline';
 import { InputError } from '../errors.js';
 import { HISTORY_SUMMARY_VERSION, type HistorySummary } from '../compare/history-summary.js';
 
-export interface HistoryStore {
-  summaries: HistorySummary[];
+export interface HistoryStore<T = HistorySummary> {
+  /** The summaries, each as the reader kept it (readHistoryStore's `keep`). */
+  summaries: T[];
   /** Report identities in the store. */
   ids: Set<string>;
   /** GitHub artifact ids whose reports are in the store. */
@@ -25,14 +26,14 @@ export interface HistoryStore {
 }
 
 /** A store that holds nothing yet. */
-export function emptyHistoryStore(): HistoryStore {
+export function emptyHistoryStore<T = HistorySummary>(): HistoryStore<T> {
   return { summaries: [], ids: new Set(), artifacts: new Set(), lines: 0, names: new Map() };
 }
 
 /** Where lines appended to a store begin: their byte offset, and the store read before them. */
 export interface AppendedLines {
   offset: number;
-  after: HistoryStore;
+  after: HistoryStore<unknown>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,10 +58,12 @@ function problem(value: unknown): string | undefined {
  * Reads the store (none yet: an empty one), or with `appended` only the lines appended after it was
  * read (appendHistoryLines), numbered after the lines read then. Kernel and family names repeat
  * night after night: each is held once. A line that is not a summary stops the read with its line
- * number: a history read in part would draw a wrong page.
+ * number: a history read in part would draw a wrong page. Each summary is kept as `keep` makes it,
+ * as soon as its line is read (the dashboard keeps the report its page reads: the summary itself
+ * is then never held).
  */
-export async function readHistoryStore(path: string, appended?: AppendedLines): Promise<HistoryStore> {
-  const store: HistoryStore = { ...emptyHistoryStore(), names: appended?.after.names ?? new Map() };
+export async function readHistoryStore<T = HistorySummary>(path: string, appended?: AppendedLines, keep: (summary: HistorySummary) => T = (summary) => summary as T): Promise<HistoryStore<T>> {
+  const store: HistoryStore<T> = { ...emptyHistoryStore<T>(), names: appended?.after.names ?? new Map() };
   const names = store.names;
   const intern = (text: string): string => {
     const known = names.get(text);
@@ -99,7 +102,7 @@ export async function readHistoryStore(path: string, appended?: AppendedLines): 
       }
       store.ids.add(summary.id);
       if (summary.provenance.artifact) store.artifacts.add(summary.provenance.artifact.id);
-      store.summaries.push(summary);
+      store.summaries.push(keep(summary));
     }
   } catch (error) {
     if (error instanceof InputError) throw error;
