@@ -194,10 +194,8 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
       fresh.push(pageInput(summary));
     }
   }
-  const inputs = store.summaries.concat(fresh);
-  store.summaries.length = 0;
+  const inputs = [...store.summaries, ...fresh];
   const added = request.history ? fresh.length : 0;
-  fresh.length = 0;
   if (!inputs.length) {
     const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
     throw new UsageError(`dashboard: no valid report.json found${why}`);
