@@ -132,6 +132,55 @@ describe('the page from the store', () => {
 });
 
 describe('appending to the store', () => {
+  it('says where the new lines begin: read from there, they alone are read, numbered after the lines before them', async () => {
+    const store = join(dir, 'history.ndjson');
+    // Ids of more bytes than characters: the offset is in bytes.
+    const [a, b, c] = (await capturedNights(3)).map((report, i) => summarizeReport(report, `night ${i} · h200`, { readFrom: `r${i}` }));
+    const line = (summary: unknown): string => `${JSON.stringify(summary)}\n`;
+    // A store edited by hand, its last line left without a newline.
+    await writeFile(store, line(a).trimEnd());
+    const held = await readHistoryStore(store);
+    expect(held.lines).toBe(1);
+    const offset = await appendHistoryLines(
+      store,
+      (async function* () {
+        yield line(b);
+        yield line(c);
+      })(),
+    );
+    expect(offset).toBe(Buffer.byteLength(line(a)));
+    const added = await readHistoryStore(store, { offset, after: held });
+    expect(added.summaries.map((s) => s.id)).toEqual(['night 1 · h200', 'night 2 · h200']);
+    expect(added.lines).toBe(3);
+    expect((await readHistoryStore(store)).summaries.map((s) => s.id)).toEqual(['night 0 · h200', 'night 1 · h200', 'night 2 · h200']);
+    // Nothing appended: the end of the store, where nothing is read.
+    const all = await readHistoryStore(store);
+    const none = await appendHistoryLines(store, []);
+    expect(none).toBe(Buffer.byteLength(line(a) + line(b) + line(c)));
+    expect((await readHistoryStore(store, { offset: none, after: all })).summaries).toEqual([]);
+    // A broken line among the new ones is named by its line in the file.
+    const broken = await appendHistoryLines(store, [line(a), '{"v": 1\n']);
+    await expect(readHistoryStore(store, { offset: broken, after: all })).rejects.toThrow(new InputError(store, 'one JSON object per line (a history summary)', 'line 5'));
+  });
+
+  it('leaves the store as it was when making the lines fails, after batches were written', async () => {
+    const store = join(dir, 'history.ndjson');
+    const failing = (function* () {
+      for (let i = 0; i < 40; i++) yield `${JSON.stringify({ i, pad: 'x'.repeat(60_000) })}\n`;
+      throw new Error('the 41st report could not be read');
+    })();
+    await expect(appendHistoryLines(store, failing)).rejects.toThrow('the 41st report could not be read');
+    await expect(readFile(store, 'utf8')).rejects.toThrow(/ENOENT/);
+    // A store edited by hand (no newline at its end) is cut back to its very bytes.
+    await writeFile(store, '{"held":0}');
+    const again = (function* () {
+      for (let i = 0; i < 40; i++) yield `${JSON.stringify({ i, pad: 'x'.repeat(60_000) })}\n`;
+      throw new Error('the 41st report could not be read');
+    })();
+    await expect(appendHistoryLines(store, again)).rejects.toThrow('the 41st report could not be read');
+    expect(await readFile(store, 'utf8')).toBe('{"held":0}');
+  });
+
   it('writes lines made one at a time, in batches of whole lines, in order, after what the store held', async () => {
     const store = join(dir, 'data', 'history.ndjson');
     await appendHistoryLines(store, []);

@@ -17,7 +17,7 @@ import { findReportFiles, loadReport } from '../io/reports.js';
 import { boundReport } from '../report/bounded-report.js';
 import { redact, redactValue, secretsFromEnv, type SecretSet } from '../io/secrets.js';
 import { reportOfSummary, summarizeReport, type HistorySummary } from '../compare/history-summary.js';
-import { appendHistoryLines, historyLine, readHistoryStore } from '../io/history-store.js';
+import { appendHistoryLines, emptyHistoryStore, historyLine, readHistoryStore } from '../io/history-store.js';
 
 /**
  * The site is public and its reports come from other runs' artifacts: what it writes is redacted
@@ -123,64 +123,83 @@ export function dashboardSummary(input: DashboardInput): HistorySummary {
 
 export async function buildDashboard(request: DashboardRequest): Promise<DashboardResult> {
   const log = request.log ?? (() => undefined);
-  const store = request.history ? await readHistoryStore(request.history) : { summaries: [], ids: new Set<string>(), artifacts: new Set<number>() };
-  const fresh: HistorySummary[] = [];
-  const skipped: SkippedReport[] = [];
-  // Names repeat from report to report: each is held once.
-  const names = new Map<string, string>();
-  const intern = (text: string): string => names.get(text) ?? (names.set(text, text), text);
-  // Each report is summarised as soon as it is read, and the report dropped: a year of reports is held as a year of summaries.
-  const take = (input: DashboardInput): void => {
-    const summary = dashboardSummary(input);
-    // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
-    if (store.ids.has(summary.id)) return;
-    store.ids.add(summary.id);
-    for (const k of summary.kernels) {
-      k.name = intern(k.name);
-      k.family = intern(k.family);
-    }
-    fresh.push(summary);
-  };
-  for (const found of request.inputs.length ? await findReportFiles(request.inputs) : []) {
-    try {
-      take({ report: boundReport(await loadReport(found.path)), source: found.path });
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      skipped.push({ source: found.path, reason: error.expected });
-    }
-  }
-  if (request.artifacts) {
-    const query = request.history ? { ...request.artifacts.query, seenArtifacts: store.artifacts } : request.artifacts.query;
-    const downloaded = await downloadReportArtifacts(query, { ...request.artifacts.access, log });
-    log(`downloaded ${downloaded.inputs.length} reports from ${downloaded.runs} runs${request.history ? ` (${downloaded.alreadySeen} artifacts already in the history, not downloaded)` : ''}`);
-    if (request.artifacts.saveTo) log(`saved ${await saveReports(request.artifacts.saveTo, downloaded.inputs)} reports under ${request.artifacts.saveTo}`);
-    downloaded.inputs.forEach(take);
-    skipped.push(...downloaded.skipped);
-  }
-  const summaries = [...store.summaries, ...fresh];
-  const added = request.history ? fresh.length : 0;
-  if (!summaries.length) {
-    const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
-    throw new UsageError(`dashboard: no valid report.json found${why}`);
-  }
   // Redacted as data, before it is serialised (the store's lines, the page's data.js) and its < > &
   // escaped: an escaped secret no longer looks like one.
   const secrets = secretsFromEnv(process.env);
-  if (request.history) {
-    // Each line is made as it is written: a first import's lines are never all held at once.
-    const lines = (function* () {
-      for (const summary of fresh) yield historyLine(redactedData(summary, secrets));
-    })();
-    await appendHistoryLines(request.history, lines);
-    log(`history ${request.history}: ${store.summaries.length} reports held, ${fresh.length} added`);
+  // The report the page reads of a summary: it shares the summary's small parts, and the summary
+  // itself is let go (a store's summaries are never all held beside the page's reports).
+  const pageInput = (summary: HistorySummary): DashboardInput => ({ report: redactedData(reportOfSummary(summary), secrets), source: redact(summary.provenance.readFrom, secrets) });
+  const store = request.history ? await readHistoryStore(request.history, undefined, pageInput) : emptyHistoryStore<DashboardInput>();
+  const skipped: SkippedReport[] = [];
+  // Downloaded first (the artifacts' reports are held as they come), so that a failed download
+  // leaves the store as it was; read after the folders' reports, as given.
+  let downloaded: DashboardInput[] = [];
+  if (request.artifacts) {
+    const query = request.history ? { ...request.artifacts.query, seenArtifacts: store.artifacts } : request.artifacts.query;
+    const got = await downloadReportArtifacts(query, { ...request.artifacts.access, log });
+    log(`downloaded ${got.inputs.length} reports from ${got.runs} runs${request.history ? ` (${got.alreadySeen} artifacts already in the history, not downloaded)` : ''}`);
+    if (request.artifacts.saveTo) log(`saved ${await saveReports(request.artifacts.saveTo, got.inputs)} reports under ${request.artifacts.saveTo}`);
+    downloaded = got.inputs;
+    skipped.push(...got.skipped);
   }
-  // The reports the page reads share the summaries' small parts; the summaries' kernel lists are let go as they are copied.
-  const inputs = summaries.map((summary, i) => {
-    summaries[i] = undefined as unknown as HistorySummary;
-    return { report: redactedData(reportOfSummary(summary), secrets), source: redact(summary.provenance.readFrom, secrets) };
-  });
-  store.summaries.length = 0;
-  fresh.length = 0;
+  // Each report is summarised as soon as it is read, and the report dropped.
+  const found = request.inputs.length ? await findReportFiles(request.inputs) : [];
+  async function* newSummaries(): AsyncGenerator<HistorySummary> {
+    for (const file of found) {
+      let input: DashboardInput;
+      try {
+        input = { report: boundReport(await loadReport(file.path)), source: file.path };
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        skipped.push({ source: file.path, reason: error.expected });
+        continue;
+      }
+      const summary = dashboardSummary(input);
+      // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
+      if (store.ids.has(summary.id)) continue;
+      store.ids.add(summary.id);
+      yield summary;
+    }
+    for (const [i, input] of downloaded.entries()) {
+      downloaded[i] = undefined as unknown as DashboardInput;
+      const summary = dashboardSummary(input);
+      if (store.ids.has(summary.id)) continue;
+      store.ids.add(summary.id);
+      yield summary;
+    }
+  }
+  let fresh: DashboardInput[];
+  if (request.history) {
+    // Each new summary is written to the store as it is made, and the page drawn from the store's
+    // lines: a first import of a year of reports never holds the reports' summaries while it reads
+    // them (so what the reading leaves behind is collected at a small heap), and what the page
+    // draws of a report is its line in the store.
+    const path = request.history;
+    const lines = (async function* () {
+      for await (const summary of newSummaries()) yield historyLine(redactedData(summary, secrets));
+    })();
+    const offset = await appendHistoryLines(path, lines);
+    fresh = (await readHistoryStore(path, { offset, after: store }, pageInput)).summaries;
+    log(`history ${path}: ${store.summaries.length} reports held, ${fresh.length} added`);
+  } else {
+    // Names repeat from report to report: each is held once.
+    const names = store.names;
+    const intern = (text: string): string => names.get(text) ?? (names.set(text, text), text);
+    fresh = [];
+    for await (const summary of newSummaries()) {
+      for (const k of summary.kernels) {
+        k.name = intern(k.name);
+        k.family = intern(k.family);
+      }
+      fresh.push(pageInput(summary));
+    }
+  }
+  const inputs = [...store.summaries, ...fresh];
+  const added = request.history ? fresh.length : 0;
+  if (!inputs.length) {
+    const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
+    throw new UsageError(`dashboard: no valid report.json found${why}`);
+  }
   const cleanSkipped = skipped.map((s) => ({ ...s, source: redact(s.source, secrets), reason: redact(withoutQuotedText(s.reason), secrets) }));
   const { data, files } = buildSite(inputs, cleanSkipped, request.options);
   return { data, written: await writeSite(request.out, files), added };

@@ -6,18 +6,34 @@
  * (`merge=union`), and jq, grep or any database's JSON loader read it as it is.
  */
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, open, rm, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InputError } from '../errors.js';
 import { HISTORY_SUMMARY_VERSION, type HistorySummary } from '../compare/history-summary.js';
 
-export interface HistoryStore {
-  summaries: HistorySummary[];
+export interface HistoryStore<T = HistorySummary> {
+  /** The summaries, each as the reader kept it (readHistoryStore's `keep`). */
+  summaries: T[];
   /** Report identities in the store. */
   ids: Set<string>;
   /** GitHub artifact ids whose reports are in the store. */
   artifacts: Set<number>;
+  /** Lines read (the last one whether or not it ended in a newline): lines appended later are numbered after them. */
+  lines: number;
+  /** Kernel and family names, each held once, shared with what is read of the store later. */
+  names: Map<string, string>;
+}
+
+/** A store that holds nothing yet. */
+export function emptyHistoryStore<T = HistorySummary>(): HistoryStore<T> {
+  return { summaries: [], ids: new Set(), artifacts: new Set(), lines: 0, names: new Map() };
+}
+
+/** Where lines appended to a store begin: their byte offset, and the store read before them. */
+export interface AppendedLines {
+  offset: number;
+  after: HistoryStore<unknown>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,13 +55,16 @@ function problem(value: unknown): string | undefined {
 }
 
 /**
- * Reads the store (none yet: an empty one). Kernel and family names repeat night after night: each
- * is held once. A line that is not a summary stops the read with its line number: a history read in
- * part would draw a wrong page.
+ * Reads the store (none yet: an empty one), or with `appended` only the lines appended after it was
+ * read (appendHistoryLines), numbered after the lines read then. Kernel and family names repeat
+ * night after night: each is held once. A line that is not a summary stops the read with its line
+ * number: a history read in part would draw a wrong page. Each summary is kept as `keep` makes it,
+ * as soon as its line is read (the dashboard keeps the report its page reads: the summary itself
+ * is then never held).
  */
-export async function readHistoryStore(path: string): Promise<HistoryStore> {
-  const store: HistoryStore = { summaries: [], ids: new Set(), artifacts: new Set() };
-  const names = new Map<string, string>();
+export async function readHistoryStore<T = HistorySummary>(path: string, appended?: AppendedLines, keep: (summary: HistorySummary) => T = (summary) => summary as T): Promise<HistoryStore<T>> {
+  const store: HistoryStore<T> = { ...emptyHistoryStore<T>(), names: appended?.after.names ?? new Map() };
+  const names = store.names;
   const intern = (text: string): string => {
     const known = names.get(text);
     if (known !== undefined) return known;
@@ -54,13 +73,14 @@ export async function readHistoryStore(path: string): Promise<HistoryStore> {
   };
   let stream;
   try {
-    stream = createReadStream(path, { encoding: 'utf8' });
+    stream = createReadStream(path, { encoding: 'utf8', start: appended?.offset ?? 0 });
     await new Promise<void>((resolve, reject) => stream!.once('open', () => resolve()).once('error', reject));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return store;
     throw new InputError(path, `a readable history store (${(error as Error).message})`);
   }
-  let line = 0;
+  let line = appended?.after.lines ?? 0;
+  const first = line;
   try {
     for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
       line += 1;
@@ -82,12 +102,13 @@ export async function readHistoryStore(path: string): Promise<HistoryStore> {
       }
       store.ids.add(summary.id);
       if (summary.provenance.artifact) store.artifacts.add(summary.provenance.artifact.id);
-      store.summaries.push(summary);
+      store.summaries.push(keep(summary));
     }
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError(path, `a readable history store (${(error as Error).message})`, line ? `line ${line + 1}` : undefined);
+    throw new InputError(path, `a readable history store (${(error as Error).message})`, line > first ? `line ${line + 1}` : undefined);
   }
+  store.lines = line;
   return store;
 }
 
@@ -100,25 +121,63 @@ export function historyLine(summary: HistorySummary): string {
 const APPEND_BATCH_BYTES = 1 << 20;
 
 /**
- * Appends the lines (already made public: redacted) to the store, creating it. The lines are made
- * as they are written, a batch of whole lines at a time: a first import of a year of reports is
- * about 100 MB of lines, which held at once (and joined) would double the build's peak memory.
+ * Appends the lines (already made public: redacted) to the store, creating it, and says where they
+ * begin. The lines are made as they are written, a batch of whole lines at a time: a first import
+ * of a year of reports is about 100 MB of lines, which held at once (and joined) would double the
+ * build's peak memory. When making them fails, the store is cut back to what it held (removed when
+ * there was none) before the error goes on: it never holds part of the new lines. A store whose
+ * last line has no newline (edited by hand) gets one first, so that line and the first new one
+ * stay two lines.
  */
-export async function appendHistoryLines(path: string, lines: Iterable<string>): Promise<void> {
+export async function appendHistoryLines(path: string, lines: Iterable<string> | AsyncIterable<string>): Promise<number> {
   let batch: string[] = [];
   let bytes = 0;
-  let created = false;
+  let before: { size: number; newline: boolean; existed: boolean } | undefined;
+  let offset = 0;
   const flush = async (): Promise<void> => {
-    if (!created) await mkdir(dirname(path), { recursive: true });
-    created = true;
+    if (!before) {
+      await mkdir(dirname(path), { recursive: true });
+      before = await storeEnd(path);
+      offset = before.size;
+      if (!before.newline) {
+        batch.unshift('\n');
+        offset += 1;
+      }
+    }
     await appendFile(path, batch.join(''));
     batch = [];
     bytes = 0;
   };
-  for (const line of lines) {
-    batch.push(line);
-    bytes += line.length;
-    if (bytes >= APPEND_BATCH_BYTES) await flush();
+  try {
+    for await (const line of lines) {
+      batch.push(line);
+      bytes += line.length;
+      if (bytes >= APPEND_BATCH_BYTES) await flush();
+    }
+    if (batch.length) await flush();
+  } catch (error) {
+    if (before) await (before.existed ? truncate(path, before.size) : rm(path, { force: true }));
+    throw error;
   }
-  if (batch.length) await flush();
+  return before ? offset : (await storeEnd(path)).size;
+}
+
+/** The store's size in bytes (none: 0), whether it ends in a newline (an empty store does), and whether it is there. */
+async function storeEnd(path: string): Promise<{ size: number; newline: boolean; existed: boolean }> {
+  let file;
+  try {
+    file = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, newline: true, existed: false };
+    throw error;
+  }
+  try {
+    const { size } = await file.stat();
+    if (size === 0) return { size, newline: true, existed: true };
+    const last = Buffer.alloc(1);
+    await file.read(last, 0, 1, size - 1);
+    return { size, newline: last[0] === 0x0a, existed: true };
+  } finally {
+    await file.close();
+  }
 }
