@@ -88,6 +88,13 @@ export function matmulTokens(opName: string, inputDims: string | undefined): num
 /** Told of each matmul op that no other matmul op with recorded shapes encloses. */
 export type OutermostMatmul = (opName: string, rows: readonly number[], startNs: number) => void;
 
+/** An op name read from the trace, with its id in the op chains and whether it is a matmul. */
+export interface OpName {
+  readonly name: string;
+  readonly id: number;
+  readonly matmul: boolean;
+}
+
 /** Time of one kernel (name, device) per launch site; kept on the kernel's running sums. */
 export type SiteTimes = Map<number, number>;
 
@@ -129,8 +136,14 @@ export class LaunchSites {
 
   constructor(private readonly outermostMatmul?: OutermostMatmul) {}
 
-  /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded. */
-  op(name: string, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
+  /** An op's name as interned once per distinct name (opName): what op() needs of it. */
+  opName(name: string): OpName {
+    return { name, id: this.nameId(name), matmul: isMatmulOp(name) };
+  }
+
+  /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded (matmul ops only). */
+  op(op: OpName, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
+    const name = op.name;
     this.ops++;
     let stack = this.lastOpen;
     // Object.is: NaN (no numeric tid) is one thread, as it is to the Map.
@@ -150,8 +163,8 @@ export class LaunchSites {
       depth--;
     }
     stack.length = depth;
-    const chain = this.chainOf(depth > 0 ? stack.chains[depth - 1]! : -1, this.nameId(name));
-    const rows = matmulRows(name, inputDims);
+    const chain = this.chainOf(depth > 0 ? stack.chains[depth - 1]! : -1, op.id);
+    const rows = op.matmul ? matmulRows(name, inputDims) : undefined;
     const own = rows?.reduce((product, d) => product * d, 1);
     const inherited = depth > 0 ? stack.tokens[depth - 1]! : NO_TOKENS;
     if (rows && inherited === NO_TOKENS) this.outermostMatmul?.(name, rows, start);

@@ -21,7 +21,7 @@ import {
 import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
 import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
-import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
+import { LaunchSites, type OpName, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
@@ -170,7 +170,7 @@ export class TraceSummary implements ScanSink {
   readonly generation = new GenerationFacts();
   readonly launchSites = new LaunchSites((op, rows, startNs) => this.generation.matmul(op, rows, startNs));
 
-  private readonly cpuOpNames = new NameCache<string>(decodeName, (name) => name);
+  private readonly cpuOpNames = new NameCache<OpName>(decodeName, (name) => this.launchSites.opName(name));
   private cpuOpBaseUs: number | undefined;
   readonly python = new PythonFrames();
   private readonly pythonNames = new NameCache<FrameKind>(decodeName, classifyFrame);
@@ -314,9 +314,9 @@ export class TraceSummary implements ScanSink {
     if (!f.hasTs || !f.hasDur || f.nameStart < 0) return;
     this.cpuOpBaseUs ??= f.tsUs;
     const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
-    const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
-    this.record('cpu-op', name, HOST_DEVICE, f.tid);
-    this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
+    const op = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+    this.record('cpu-op', op.name, HOST_DEVICE, f.tid);
+    this.launchSites.op(op, f.externalId, f.tid, start, start + f.durNs, op.matmul ? f.inputDims() : undefined);
   }
 
   /**
