@@ -55,6 +55,21 @@ const K_BLOCK = key('block');
 const K_DEVICE = key('device');
 const K_STREAM = key('stream');
 const K_CORRELATION = key('correlation');
+/** A key of up to 4 bytes as one integer, its first byte lowest (as is2/is3/is4 read it). */
+function packed(name: Buffer): number {
+  let value = 0;
+  for (let k = 0; k < name.length; k++) value |= name[k]! << (8 * k);
+  return value;
+}
+const P_PH = packed(K_PH);
+const P_TS = packed(K_TS);
+const P_DUR = packed(K_DUR);
+const P_PID = packed(K_PID);
+const P_TID = packed(K_TID);
+const P_CAT = packed(K_CAT);
+const P_NAME = packed(K_NAME);
+const P_ARGS = packed(K_ARGS);
+const P_GRID = packed(K_GRID);
 const H_PH = keyHash(K_PH);
 const H_TS = keyHash(K_TS);
 const H_PID = keyHash(K_PID);
@@ -263,6 +278,22 @@ export class EventFields {
     }
   }
 
+  // Keys of up to 4 bytes compare as one packed integer (little-endian, as packed()).
+  private is2(ks: number, ke: number, packed: number): boolean {
+    const b = this.b;
+    return ke - ks === 2 && (b[ks]! | (b[ks + 1]! << 8)) === packed;
+  }
+
+  private is3(ks: number, ke: number, packed: number): boolean {
+    const b = this.b;
+    return ke - ks === 3 && (b[ks]! | (b[ks + 1]! << 8) | (b[ks + 2]! << 16)) === packed;
+  }
+
+  private is4(ks: number, ke: number, packed: number): boolean {
+    const b = this.b;
+    return ke - ks === 4 && (b[ks]! | (b[ks + 1]! << 8) | (b[ks + 2]! << 16) | (b[ks + 3]! << 24)) === packed;
+  }
+
   private is(ks: number, ke: number, name: Buffer): boolean {
     if (ke - ks !== name.length) return false;
     for (let k = 0; k < name.length; k++) if (this.b[ks + k] !== name[k]) return false;
@@ -274,10 +305,10 @@ export class EventFields {
     const c = b[p];
     switch (hash) {
       case H_PH:
-        if (this.is(ks, ke, K_PH) && c === QUOTE && p + 1 < this.end) this.ph = b[p + 1]!;
+        if (this.is2(ks, ke, P_PH) && c === QUOTE && p + 1 < this.end) this.ph = b[p + 1]!;
         break;
       case H_TS:
-        if (isNumberStart(c) && this.is(ks, ke, K_TS)) {
+        if (isNumberStart(c) && this.is2(ks, ke, P_TS)) {
           const q = this.micros(p);
           this.hasTs = true;
           this.tsUs = this.whole;
@@ -286,7 +317,7 @@ export class EventFields {
         }
         break;
       case H_DUR:
-        if (isNumberStart(c) && this.is(ks, ke, K_DUR)) {
+        if (isNumberStart(c) && this.is3(ks, ke, P_DUR)) {
           const q = this.micros(p);
           this.hasDur = true;
           this.durNs = this.whole * 1000 + this.fracNs;
@@ -294,28 +325,28 @@ export class EventFields {
         }
         break;
       case H_PID:
-        if (isNumberStart(c) && this.is(ks, ke, K_PID)) {
+        if (isNumberStart(c) && this.is3(ks, ke, P_PID)) {
           const q = this.number(p);
           this.pid = this.num;
           return q;
         }
         break;
       case H_TID:
-        if (isNumberStart(c) && this.is(ks, ke, K_TID)) {
+        if (isNumberStart(c) && this.is3(ks, ke, P_TID)) {
           const q = this.number(p);
           this.tid = this.num;
           return q;
         }
         break;
       case H_CAT:
-        if (this.wantCat && c === QUOTE && this.is(ks, ke, K_CAT)) {
+        if (this.wantCat && c === QUOTE && this.is3(ks, ke, P_CAT)) {
           const e = this.stringEnd(p);
           this.cat = this.decode(p + 1, e);
           return e + 1;
         }
         break;
       case H_NAME:
-        if (c === QUOTE && this.is(ks, ke, K_NAME)) {
+        if (c === QUOTE && this.is4(ks, ke, P_NAME)) {
           const e = this.stringEnd(p);
           this.nameStart = p + 1;
           this.nameEnd = e;
@@ -323,7 +354,7 @@ export class EventFields {
         }
         break;
       case H_ARGS:
-        if (this.wantArgs && c === LBRACE && this.is(ks, ke, K_ARGS)) return this.members(p, 2);
+        if (this.wantArgs && c === LBRACE && this.is4(ks, ke, P_ARGS)) return this.members(p, 2);
         break;
     }
     return this.skipValue(p);
@@ -334,7 +365,7 @@ export class EventFields {
     const c = b[p];
     switch (hash) {
       case H_GRID:
-        if (c === LBRACKET && this.is(ks, ke, K_GRID)) return this.dim3(p, 0);
+        if (c === LBRACKET && this.is4(ks, ke, P_GRID)) return this.dim3(p, 0);
         break;
       case H_BLOCK:
         if (c === LBRACKET && this.is(ks, ke, K_BLOCK)) return this.dim3(p, 3);
