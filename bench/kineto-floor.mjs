@@ -3,8 +3,10 @@
  * Kineto ingest against the byte-scan floor: on each trace, the importer
  * (src/ingest/formats/kineto-json.ts, built by kineto-traces.mjs) and the least a reader of the file
  * can do (plain Node: 1 MiB reads into one buffer, `indexOf('"kernel"')` counted over each),
- * alternating in fresh child processes, `--repeat` times each. Prints the side by side: floor and
- * importer wall time (median), their ratio, and each one's peak RSS.
+ * alternating in fresh child processes, `--repeat` times each, with a third reference: a JavaScript
+ * loop that looks each byte up in a table once (what touching every byte costs in JS). Prints the
+ * side by side: floor and importer wall time (median), their ratio, each one's peak RSS, and the
+ * part of the importer's CPU spent loading its modules (zod among them).
  *
  *   nice node bench/kineto-floor.mjs [--repeat 5] [--kineto-mb 303] [--python-mb 1024]
  *        [--held-out FILE] [--only kineto,python] [--before DIR] [--json bench/out/kineto-floor.json]
@@ -63,10 +65,44 @@ function floor(path) {
   return { kernelEvents: count };
 }
 
-async function importer(path, build) {
+/**
+ * The least a JavaScript reader of every byte does: one table lookup per byte (quotes, commas and
+ * brackets counted), over the same 1 MiB reads. Not a floor anyone can reach with a parser, a
+ * reference for what touching each byte once in JavaScript costs on this machine.
+ */
+function jsLoop(path) {
+  const kinds = new Uint8Array(256);
+  kinds[0x22] = 1;
+  kinds[0x2c] = 2;
+  kinds[0x7b] = kinds[0x5b] = 3;
+  kinds[0x7d] = kinds[0x5d] = 4;
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(path, 'r');
+  let depth = 0;
+  let quotes = 0;
+  let commas = 0;
+  for (;;) {
+    const read = readSync(fd, buffer, 0, buffer.length, null);
+    if (read === 0) break;
+    for (let i = 0; i < read; i++) {
+      const kind = kinds[buffer[i]];
+      if (kind === 0) continue;
+      if (kind === 1) quotes++;
+      else if (kind === 2) commas++;
+      else if (kind === 3) depth++;
+      else depth--;
+    }
+  }
+  closeSync(fd);
+  return { depth, quotes, commas };
+}
+
+async function importer(path, build, cpu0) {
   const { default: kineto } = await import(pathToFileURL(join(build, 'src', 'ingest', 'formats', 'kineto-json.js')).href);
   const { runImporter } = await import(pathToFileURL(join(build, 'src', 'ingest', 'common', 'importer.js')).href);
   const { openInput } = await import(pathToFileURL(join(build, 'src', 'ingest', 'common', 'input-file.js')).href);
+  const loaded = process.cpuUsage(cpu0);
+  const loadCpuMs = (loaded.user + loaded.system) / 1e3;
   const capture = await runImporter(kineto, await openInput(path));
   let kernelEvents = 0;
   let kernelNs = 0;
@@ -74,13 +110,13 @@ async function importer(path, build) {
     kernelEvents += k.instances;
     kernelNs += k.totalNs;
   }
-  return { kernelEvents, kernelNs };
+  return { kernelEvents, kernelNs, loadCpuMs };
 }
 
 async function child(kind, path, build) {
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const result = kind === 'floor' ? floor(path) : await importer(path, build);
+  const result = kind === 'floor' ? floor(path) : kind === 'jsloop' ? jsLoop(path) : await importer(path, build, cpu0);
   const cpu = process.cpuUsage(cpu0);
   process.stdout.write(JSON.stringify({ ...result, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 }
@@ -146,23 +182,32 @@ const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 function side(path, repeat, before) {
   const sizeMB = statSync(path).size / MB;
   console.log(`\n${path} (${fmt(sizeMB)} MB), alternating, ${repeat} each; load average ${load()}`);
-  const kinds = before ? ['floor', 'before', 'ours'] : ['floor', 'ours'];
+  const kinds = before ? ['floor', 'jsloop', 'before', 'ours'] : ['floor', 'jsloop', 'ours'];
   const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
   for (let r = 0; r < repeat; r++) {
     for (const kind of kinds) {
       const run = measure(kind, path, before);
       runs[kind].push(run);
-      console.log(`   ${kind.padEnd(5)} wall ${fmt(run.wallMs)} ms, cpu ${fmt(run.cpuMs)} ms, peak RSS ${fmt(run.maxRssMB)} MB, ${run.kernelEvents} kernel events`);
+      const what = kind === 'jsloop' ? `${run.quotes} quotes` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}`;
+      console.log(`   ${kind.padEnd(6)} wall ${fmt(run.wallMs)} ms, cpu ${fmt(run.cpuMs)} ms, peak RSS ${fmt(run.maxRssMB)} MB, ${what}`);
     }
   }
   // The floor counts the bytes `"kernel"`, which is every kernel event's category in these traces.
   const [f, o] = [runs.floor[0], runs.ours[0]];
   if (f.kernelEvents !== o.kernelEvents) throw new Error(`kernel events differ: byte scan ${f.kernelEvents}, importer ${o.kernelEvents}`);
   const sides = Object.fromEntries(
-    kinds.map((kind) => [kind, { wallMs: median(runs[kind].map((r) => r.wallMs)), cpuMs: median(runs[kind].map((r) => r.cpuMs)), peakRssMB: Math.max(...runs[kind].map((r) => r.maxRssMB)) }]),
+    kinds.map((kind) => [
+      kind,
+      {
+        wallMs: median(runs[kind].map((r) => r.wallMs)),
+        cpuMs: median(runs[kind].map((r) => r.cpuMs)),
+        peakRssMB: Math.max(...runs[kind].map((r) => r.maxRssMB)),
+        ...(kind === 'ours' || kind === 'before' ? { loadCpuMs: median(runs[kind].map((r) => r.loadCpuMs)) } : {}),
+      },
+    ]),
   );
-  for (const kind of kinds) if (kind !== 'floor' && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
-  return { path, sizeMB, ...sides, ratio: sides.ours.wallMs / sides.floor.wallMs, cpuRatio: sides.ours.cpuMs / sides.floor.cpuMs, runs };
+  for (const kind of kinds) if (kind !== 'floor' && kind !== 'jsloop' && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
+  return { path, sizeMB, ...sides, ratio: sides.ours.wallMs / sides.floor.wallMs, cpuRatio: sides.ours.cpuMs / sides.floor.cpuMs, jsLoopCpuRatio: sides.jsloop.cpuMs / sides.floor.cpuMs, runs };
 }
 
 async function main() {
@@ -193,12 +238,12 @@ async function main() {
   machine.loadAverageAtEnd = load();
   console.log(`\nload average at end ${machine.loadAverageAtEnd}; medians of ${repeat} runs (wall, and CPU = user + system)\n`);
   const s = (ms) => `${fmt(ms / 1e3, 2)} s`;
-  console.log(`| trace | size | floor wall (cpu) | ${before ? 'before wall (cpu) | ' : ''}profile-gate wall (cpu) | ratio wall (cpu) | floor peak RSS | profile-gate peak RSS |`);
-  console.log(`|---|---:|---:|${before ? '---:|' : ''}---:|---:|---:|---:|`);
+  console.log(`| trace | size | floor wall (cpu) | JS byte loop cpu (× floor) | ${before ? 'before wall (cpu) | ' : ''}profile-gate wall (cpu) | of it module loading cpu | ratio wall (cpu) | floor peak RSS | profile-gate peak RSS |`);
+  console.log(`|---|---:|---:|---:|${before ? '---:|' : ''}---:|---:|---:|---:|---:|`);
   for (const r of results) {
     const was = before ? `${s(r.before.wallMs)} (${s(r.before.cpuMs)}) | ` : '';
     console.log(
-      `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | **${fmt(r.ratio, 1)}×** (${fmt(r.cpuRatio, 1)}×) | ${fmt(r.floor.peakRssMB)} MB | ${fmt(r.ours.peakRssMB)} MB |`,
+      `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${s(r.jsloop.cpuMs)} (${fmt(r.jsLoopCpuRatio, 1)}×) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | ${s(r.ours.loadCpuMs)} | ${fmt(r.ratio, 1)}× (**${fmt(r.cpuRatio, 1)}×**) | ${fmt(r.floor.peakRssMB)} MB | ${fmt(r.ours.peakRssMB)} MB |`,
     );
   }
   if (process.argv.includes('--profile')) {

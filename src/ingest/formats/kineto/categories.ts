@@ -33,19 +33,18 @@ const NAMES: ReadonlyArray<readonly [string, number]> = [
   ['python_function', CAT_PYTHON],
 ];
 
-const BY_LENGTH = new Map<number, Array<{ bytes: Buffer; category: number }>>();
-for (const [name, category] of NAMES) {
-  const list = BY_LENGTH.get(name.length) ?? [];
-  list.push({ bytes: Buffer.from(name, 'latin1'), category });
-  BY_LENGTH.set(name.length, list);
-}
+/** The categories by their name's length (an array index: one load per event, no map). */
+const BY_LENGTH: Array<Array<{ bytes: Buffer; category: number }> | undefined> = [];
+for (const [name, category] of NAMES) (BY_LENGTH[name.length] ??= []).push({ bytes: Buffer.from(name, 'latin1'), category });
 
 /** Category of the JSON string whose characters are bytes[start, end) (no quotes). */
 export function categoryOf(bytes: Buffer, start: number, end: number): number {
-  const candidates = BY_LENGTH.get(end - start);
-  if (!candidates) return CAT_SKIP;
-  outer: for (const { bytes: name, category } of candidates) {
-    for (let k = 0; k < name.length; k++) if (bytes[start + k] !== name[k]) continue outer;
+  const length = end - start;
+  const candidates = length < BY_LENGTH.length ? BY_LENGTH[length] : undefined;
+  if (candidates === undefined) return CAT_SKIP;
+  outer: for (let c = 0; c < candidates.length; c++) {
+    const { bytes: name, category } = candidates[c]!;
+    for (let k = 0; k < length; k++) if (bytes[start + k] !== name[k]) continue outer;
     return category;
   }
   return CAT_SKIP;

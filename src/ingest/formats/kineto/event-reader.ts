@@ -4,13 +4,15 @@
  * `bytes`, `grid`, `block`, and the byte range of `Input Dims`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
  * ns digits exactly (a float64 of epoch µs does not). Other keys are skipped by their bytes.
  */
-import { COLON, COMMA, isSpace, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET } from './json-element.js';
+import { COLON, COMMA, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET } from './json-element.js';
 import { decodeJsonString, stringEnd } from './string-end.js';
 
 const MINUS = 45;
 const DOT = 46;
 const ZERO = 48;
 const NINE = 57;
+const SPACE = 32;
+const BACKSLASH = 92;
 
 /** Thrown when the event runs past the bytes given to read(): it continues in the next chunk. */
 export const INCOMPLETE = new Error('incomplete trace event');
@@ -26,6 +28,17 @@ export class EventSyntaxError extends Error {
 }
 
 const key = (text: string): Buffer => Buffer.from(text, 'latin1');
+/** The hash members() computes over a key's bytes as it scans them. */
+function keyHash(name: Buffer): number {
+  let hash = 0;
+  for (const c of name) hash = (Math.imul(hash, 31) + c) | 0;
+  return hash;
+}
+/**
+ * The hash given to a key with an escape, which is never one of the members read (their raw bytes
+ * are compared): 0, the empty key's, which no member read has.
+ */
+const ESCAPED = 0;
 const K_PH = key('ph');
 const K_TS = key('ts');
 const K_PID = key('pid');
@@ -42,6 +55,58 @@ const K_BLOCK = key('block');
 const K_DEVICE = key('device');
 const K_STREAM = key('stream');
 const K_CORRELATION = key('correlation');
+/** A key of up to 4 bytes as one integer, its first byte lowest (as is2/is3/is4 read it). */
+function packed(name: Buffer): number {
+  let value = 0;
+  for (let k = 0; k < name.length; k++) value |= name[k]! << (8 * k);
+  return value;
+}
+const P_PH = packed(K_PH);
+const P_TS = packed(K_TS);
+const P_DUR = packed(K_DUR);
+const P_PID = packed(K_PID);
+const P_TID = packed(K_TID);
+const P_CAT = packed(K_CAT);
+const P_NAME = packed(K_NAME);
+const P_ARGS = packed(K_ARGS);
+const P_GRID = packed(K_GRID);
+const H_PH = keyHash(K_PH);
+const H_TS = keyHash(K_TS);
+const H_PID = keyHash(K_PID);
+const H_TID = keyHash(K_TID);
+const H_DUR = keyHash(K_DUR);
+const H_CAT = keyHash(K_CAT);
+const H_NAME = keyHash(K_NAME);
+const H_ARGS = keyHash(K_ARGS);
+const H_GRID = keyHash(K_GRID);
+const H_BYTES = keyHash(K_BYTES);
+const H_BLOCK = keyHash(K_BLOCK);
+const H_DEVICE = keyHash(K_DEVICE);
+const H_STREAM = keyHash(K_STREAM);
+const H_INPUT_DIMS = keyHash(K_INPUT_DIMS);
+const H_CORRELATION = keyHash(K_CORRELATION);
+const H_EXTERNAL_ID = keyHash(K_EXTERNAL_ID);
+{
+  const all = [H_PH, H_TS, H_PID, H_TID, H_DUR, H_CAT, H_NAME, H_ARGS, H_GRID, H_BYTES, H_BLOCK, H_DEVICE, H_STREAM, H_INPUT_DIMS, H_CORRELATION, H_EXTERNAL_ID];
+  if (new Set(all).size !== all.length || all.includes(ESCAPED)) throw new Error('event-reader: two member keys share a hash');
+}
+
+/** Bytes that end a number or literal: `,`, `}`, `]` and whitespace. */
+const TOKEN_END = new Uint8Array(256);
+for (const c of [COMMA, RBRACE, RBRACKET, 32, 10, 13, 9]) TOKEN_END[c] = 1;
+/** Bytes that matter while skipping a nested value: quotes and brackets. */
+const NEST_QUOTE = 1;
+const NEST_OPEN = 2;
+const NESTING = new Uint8Array(256);
+NESTING[QUOTE] = NEST_QUOTE;
+NESTING[LBRACE] = NESTING[LBRACKET] = NEST_OPEN;
+NESTING[RBRACE] = NESTING[RBRACKET] = 3;
+/** ns per digit of the first three fraction digits of a µs value. */
+const NS_PLACE = [100, 10, 1];
+
+function isNumberStart(c: number | undefined): boolean {
+  return c !== undefined && ((c >= ZERO && c <= NINE) || c === MINUS);
+}
 
 export class EventFields {
   private b: Buffer = Buffer.alloc(0);
@@ -170,21 +235,63 @@ export class EventFields {
   /** Members of the object opening at p (level 1 = the event, 2 = args). Returns the index after `}`. */
   private members(p: number, level: number): number {
     const b = this.b;
+    const end = this.end;
     p = this.ws(p + 1);
     if (b[p] === RBRACE) return p + 1;
     for (;;) {
       if (b[p] !== QUOTE) this.fail('a quoted key', p);
+      // The key's bytes are hashed as they are scanned: the members read are told by hash, then
+      // confirmed byte by byte, so most keys are never compared. An escape leaves the key unread.
       const ks = p + 1;
-      const ke = this.stringEnd(p);
-      p = this.ws(ke + 1);
-      if (b[p] !== COLON) this.fail('`:`', p);
-      p = this.ws(p + 1);
-      p = level === 1 ? this.eventMember(ks, ke, p) : this.argsMember(ks, ke, p);
-      p = this.ws(p);
-      if (b[p] === COMMA) p = this.ws(p + 1);
-      else if (b[p] === RBRACE) return p + 1;
+      let ke = ks;
+      let hash = 0;
+      for (;;) {
+        if (ke >= end) throw INCOMPLETE;
+        const c = b[ke]!;
+        if (c === QUOTE) break;
+        if (c === BACKSLASH) {
+          ke = this.stringEnd(p);
+          hash = ESCAPED;
+          break;
+        }
+        hash = (Math.imul(hash, 31) + c) | 0;
+        ke++;
+      }
+      // `"key": value`: the colon and one space are the common case, checked without a call.
+      p = ke + 1;
+      if (p < end && b[p] === COLON) p++;
+      else {
+        p = this.ws(p);
+        if (b[p] !== COLON) this.fail('`:`', p);
+        p++;
+      }
+      if (p < end && b[p] === SPACE) p++;
+      if (!(p < end && b[p]! > SPACE)) p = this.ws(p);
+      p = level === 1 ? this.eventMember(hash, ks, ke, p) : this.argsMember(hash, ks, ke, p);
+      if (!(p < end && b[p]! > SPACE)) p = this.ws(p);
+      const c = b[p];
+      if (c === COMMA) {
+        p++;
+        if (!(p < end && b[p]! > SPACE)) p = this.ws(p);
+      } else if (c === RBRACE) return p + 1;
       else this.fail('`,` or `}`', p);
     }
+  }
+
+  // Keys of up to 4 bytes compare as one packed integer (little-endian, as packed()).
+  private is2(ks: number, ke: number, packed: number): boolean {
+    const b = this.b;
+    return ke - ks === 2 && (b[ks]! | (b[ks + 1]! << 8)) === packed;
+  }
+
+  private is3(ks: number, ke: number, packed: number): boolean {
+    const b = this.b;
+    return ke - ks === 3 && (b[ks]! | (b[ks + 1]! << 8) | (b[ks + 2]! << 16)) === packed;
+  }
+
+  private is4(ks: number, ke: number, packed: number): boolean {
+    const b = this.b;
+    return ke - ks === 4 && (b[ks]! | (b[ks + 1]! << 8) | (b[ks + 2]! << 16) | (b[ks + 3]! << 24)) === packed;
   }
 
   private is(ks: number, ke: number, name: Buffer): boolean {
@@ -193,13 +300,15 @@ export class EventFields {
     return true;
   }
 
-  private eventMember(ks: number, ke: number, p: number): number {
+  private eventMember(hash: number, ks: number, ke: number, p: number): number {
     const b = this.b;
-    switch (ke - ks) {
-      case 2:
-        if (this.is(ks, ke, K_PH) && b[p] === QUOTE && p + 1 < this.end) {
-          this.ph = b[p + 1]!;
-        } else if (this.is(ks, ke, K_TS) && this.isNumberStart(b[p])) {
+    const c = b[p];
+    switch (hash) {
+      case H_PH:
+        if (this.is2(ks, ke, P_PH) && c === QUOTE && p + 1 < this.end) this.ph = b[p + 1]!;
+        break;
+      case H_TS:
+        if (isNumberStart(c) && this.is2(ks, ke, P_TS)) {
           const q = this.micros(p);
           this.hasTs = true;
           this.tsUs = this.whole;
@@ -207,70 +316,82 @@ export class EventFields {
           return q;
         }
         break;
-      case 3:
-        if (this.is(ks, ke, K_DUR) && this.isNumberStart(b[p])) {
+      case H_DUR:
+        if (isNumberStart(c) && this.is3(ks, ke, P_DUR)) {
           const q = this.micros(p);
           this.hasDur = true;
           this.durNs = this.whole * 1000 + this.fracNs;
           return q;
         }
-        if (this.is(ks, ke, K_PID) && this.isNumberStart(b[p])) {
+        break;
+      case H_PID:
+        if (isNumberStart(c) && this.is3(ks, ke, P_PID)) {
           const q = this.number(p);
           this.pid = this.num;
           return q;
         }
-        if (this.is(ks, ke, K_TID) && this.isNumberStart(b[p])) {
+        break;
+      case H_TID:
+        if (isNumberStart(c) && this.is3(ks, ke, P_TID)) {
           const q = this.number(p);
           this.tid = this.num;
           return q;
         }
-        if (this.wantCat && this.is(ks, ke, K_CAT) && b[p] === QUOTE) {
+        break;
+      case H_CAT:
+        if (this.wantCat && c === QUOTE && this.is3(ks, ke, P_CAT)) {
           const e = this.stringEnd(p);
           this.cat = this.decode(p + 1, e);
           return e + 1;
         }
         break;
-      case 4:
-        if (this.is(ks, ke, K_NAME) && b[p] === QUOTE) {
+      case H_NAME:
+        if (c === QUOTE && this.is4(ks, ke, P_NAME)) {
           const e = this.stringEnd(p);
           this.nameStart = p + 1;
           this.nameEnd = e;
           return e + 1;
         }
-        if (this.wantArgs && this.is(ks, ke, K_ARGS) && b[p] === LBRACE) return this.members(p, 2);
+        break;
+      case H_ARGS:
+        if (this.wantArgs && c === LBRACE && this.is4(ks, ke, P_ARGS)) return this.members(p, 2);
         break;
     }
     return this.skipValue(p);
   }
 
-  private argsMember(ks: number, ke: number, p: number): number {
+  private argsMember(hash: number, ks: number, ke: number, p: number): number {
     const b = this.b;
     const c = b[p];
-    switch (ke - ks) {
-      case 4:
-        if (c === LBRACKET && this.is(ks, ke, K_GRID)) return this.dim3(p, 0);
+    switch (hash) {
+      case H_GRID:
+        if (c === LBRACKET && this.is4(ks, ke, P_GRID)) return this.dim3(p, 0);
         break;
-      case 5:
+      case H_BLOCK:
         if (c === LBRACKET && this.is(ks, ke, K_BLOCK)) return this.dim3(p, 3);
-        if (this.isNumberStart(c) && this.is(ks, ke, K_BYTES)) {
+        break;
+      case H_BYTES:
+        if (isNumberStart(c) && this.is(ks, ke, K_BYTES)) {
           const q = this.number(p);
           this.bytes = this.num;
           return q;
         }
         break;
-      case 6:
-        if (this.isNumberStart(c) && this.is(ks, ke, K_DEVICE)) {
+      case H_DEVICE:
+        if (isNumberStart(c) && this.is(ks, ke, K_DEVICE)) {
           const q = this.number(p);
           this.device = this.num;
           return q;
         }
-        if (this.isNumberStart(c) && this.is(ks, ke, K_STREAM)) {
+        break;
+      case H_STREAM:
+        if (isNumberStart(c) && this.is(ks, ke, K_STREAM)) {
           const q = this.number(p);
           this.stream = this.num;
           return q;
         }
         break;
-      case 10:
+      case H_INPUT_DIMS:
         if (c === LBRACKET && this.is(ks, ke, K_INPUT_DIMS)) {
           const q = this.skipValue(p);
           this.inputDimsStart = p;
@@ -278,13 +399,15 @@ export class EventFields {
           return q;
         }
         break;
-      case 11:
-        if (this.isNumberStart(c) && this.is(ks, ke, K_CORRELATION)) {
+      case H_CORRELATION:
+        if (isNumberStart(c) && this.is(ks, ke, K_CORRELATION)) {
           const q = this.number(p);
           this.correlation = this.num;
           return q;
         }
-        if (this.isNumberStart(c) && this.is(ks, ke, K_EXTERNAL_ID)) {
+        break;
+      case H_EXTERNAL_ID:
+        if (isNumberStart(c) && this.is(ks, ke, K_EXTERNAL_ID)) {
           const q = this.number(p);
           this.externalId = this.num;
           return q;
@@ -294,17 +417,13 @@ export class EventFields {
     return this.skipValue(p);
   }
 
-  private isNumberStart(c: number | undefined): boolean {
-    return c !== undefined && ((c >= ZERO && c <= NINE) || c === MINUS);
-  }
-
   /** Index after the number token starting at p. */
   private tokenEnd(p: number): number {
     const b = this.b;
     let q = p;
-    while (q < this.end) {
-      const c = b[q]!;
-      if (c === COMMA || c === RBRACE || c === RBRACKET || isSpace(c)) return q;
+    const end = this.end;
+    while (q < end) {
+      if (TOKEN_END[b[q]!] !== 0) return q;
       q++;
     }
     throw INCOMPLETE;
@@ -336,18 +455,27 @@ export class EventFields {
     let q = p;
     const negative = b[q] === MINUS;
     if (negative) q++;
+    const stop = this.end;
     let whole = 0;
     const digitsStart = q;
-    while (q < this.end && b[q]! >= ZERO && b[q]! <= NINE) whole = whole * 10 + (b[q++]! - ZERO);
-    let frac = 0;
-    if (b[q] === DOT) {
+    while (q < stop) {
+      const digit = b[q]! - ZERO;
+      if (digit < 0 || digit > 9) break;
+      whole = whole * 10 + digit;
       q++;
-      let scale = 100;
-      while (q < this.end && b[q]! >= ZERO && b[q]! <= NINE) {
-        const digit = b[q++]! - ZERO;
-        if (scale >= 1) frac += digit * scale;
-        else if (scale > 0.05 && digit >= 5) frac += 1; // round on the first digit past ns
-        scale /= 10;
+    }
+    let frac = 0;
+    if (q < stop && b[q] === DOT) {
+      q++;
+      // The first three digits are ns; the fourth rounds; the rest are read past.
+      let place = 0;
+      while (q < stop) {
+        const digit = b[q]! - ZERO;
+        if (digit < 0 || digit > 9) break;
+        if (place < 3) frac += digit * NS_PLACE[place]!;
+        else if (place === 3 && digit >= 5) frac += 1; // round on the first digit past ns
+        place++;
+        q++;
       }
     }
     const end = this.tokenEnd(q);
@@ -370,7 +498,7 @@ export class EventFields {
     this.shapeSet = true;
     let q = this.ws(p + 1);
     for (let k = 0; k < 3; k++) {
-      if (!this.isNumberStart(b[q])) return this.skipValue(p);
+      if (!isNumberStart(b[q])) return this.skipValue(p);
       q = this.number(q);
       this.shape[offset + k] = this.num;
       q = this.ws(q);
@@ -391,11 +519,13 @@ export class EventFields {
       return end;
     }
     let depth = 0;
-    for (let q = p; q < this.end; q++) {
-      const d = b[q]!;
-      if (d === QUOTE) q = this.stringEnd(q);
-      else if (d === LBRACE || d === LBRACKET) depth++;
-      else if (d === RBRACE || d === RBRACKET) {
+    const end = this.end;
+    for (let q = p; q < end; q++) {
+      const kind = NESTING[b[q]!]!;
+      if (kind === 0) continue;
+      if (kind === NEST_QUOTE) q = this.stringEnd(q);
+      else if (kind === NEST_OPEN) depth++;
+      else {
         depth--;
         if (depth === 0) return q + 1;
       }

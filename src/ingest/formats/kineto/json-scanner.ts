@@ -80,7 +80,21 @@ export class TraceScanner {
       const state = this.state;
       if (state === IN_ELEMENT) {
         i = element.scan(chunk, i, n);
-        if (element.done) this.state = element.isEvent ? ARRAY_AFTER : ROOT_AFTER_VALUE;
+        if (!element.done) continue;
+        if (!element.isEvent) {
+          this.state = ROOT_AFTER_VALUE;
+          continue;
+        }
+        // The common way on from an event, `,` and the next event's `{`, taken here; anything else
+        // is left to outer() from the state reached.
+        this.state = ARRAY_AFTER;
+        while (i < n && isSpace(chunk[i]!)) i++;
+        if (i < n && chunk[i] === COMMA) {
+          this.state = ARRAY_NEXT;
+          i++;
+          while (i < n && isSpace(chunk[i]!)) i++;
+          if (i < n && chunk[i] === LBRACE) i = this.beginElement(true, chunk, i);
+        }
       } else if (state === ROOT_KEY_STRING) i = this.scanKey(chunk, i, n);
       else {
         const c = chunk[i]!;

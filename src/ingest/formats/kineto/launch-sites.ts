@@ -9,6 +9,7 @@
  * (id-table.ts); the distinct sites (chain, tokens) are few. Per kernel, time is summed by site as
  * kernels are read.
  */
+import { grown } from '../../../model/columns.js';
 import { IdTable } from './id-table.js';
 
 /** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
@@ -32,11 +33,28 @@ const NO_TOKENS = -1;
 /** Kineto writes µs with three decimals: a child's end may pass its parent's by a rounding ns. */
 const NEST_SLACK_NS = 2;
 
-interface OpenOp {
-  start: number;
-  end: number;
-  chain: number;
-  tokens: number;
+/** The ops open on one thread, innermost last, as columns (an op a row: no object per op read). */
+class OpenOps {
+  length = 0;
+  starts = new Float64Array(64);
+  ends = new Float64Array(64);
+  chains = new Int32Array(64);
+  tokens = new Float64Array(64);
+
+  push(start: number, end: number, chain: number, tokens: number): void {
+    if (this.length === this.starts.length) {
+      const size = this.length * 2;
+      this.starts = grown(this.starts, size);
+      this.ends = grown(this.ends, size);
+      this.chains = grown(this.chains, size);
+      this.tokens = grown(this.tokens, size);
+    }
+    const k = this.length++;
+    this.starts[k] = start;
+    this.ends[k] = end;
+    this.chains[k] = chain;
+    this.tokens[k] = tokens;
+  }
 }
 
 /** True for the ops whose Input Dims are read (the others' are never decoded). */
@@ -70,13 +88,11 @@ export function matmulTokens(opName: string, inputDims: string | undefined): num
 /** Told of each matmul op that no other matmul op with recorded shapes encloses. */
 export type OutermostMatmul = (opName: string, rows: readonly number[], startNs: number) => void;
 
-/** The id of `key` in `ids`; a new key gets `next`, and `store` records what it stands for. */
-function intern<K>(ids: Map<K, number>, key: K, next: number, store: () => unknown): number {
-  const known = ids.get(key);
-  if (known !== undefined) return known;
-  store();
-  ids.set(key, next);
-  return next;
+/** An op name read from the trace, with its id in the op chains and whether it is a matmul. */
+export interface OpName {
+  readonly name: string;
+  readonly id: number;
+  readonly matmul: boolean;
 }
 
 /** Time of one kernel (name, device) per launch site; kept on the kernel's running sums. */
@@ -94,12 +110,17 @@ export class LaunchSites {
   /** Chain nodes: parent chain (-1 at the root) and op name id. */
   private readonly chainParent: number[] = [];
   private readonly chainName: number[] = [];
-  private readonly chainIds = new Map<number, number>();
+  /** Chain by (parent + 1, op name id): one small map per parent, so that keys stay small integers. */
+  private readonly chainIds: Array<Map<number, number> | undefined> = [];
   /** Sites: a chain and the token count of its innermost matmul (-1: none). */
   private readonly siteChain: number[] = [];
   private readonly siteTokens: number[] = [];
-  private readonly siteIds = new Map<number, number>();
-  private readonly open = new Map<number, OpenOp[]>();
+  /** Site by (chain, token count + 1, capped): one small map per chain. */
+  private readonly siteIds: Array<Map<number, number> | undefined> = [];
+  private readonly open = new Map<number, OpenOps>();
+  /** The last thread's open ops: consecutive ops are mostly on one thread. */
+  private lastThread = NaN;
+  private lastOpen: OpenOps | undefined;
   /** External id → site. */
   private readonly siteById = new IdTable();
   /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
@@ -115,27 +136,40 @@ export class LaunchSites {
 
   constructor(private readonly outermostMatmul?: OutermostMatmul) {}
 
-  /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded. */
-  op(name: string, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
+  /** An op's name as interned once per distinct name (opName): what op() needs of it. */
+  opName(name: string): OpName {
+    return { name, id: this.nameId(name), matmul: isMatmulOp(name) };
+  }
+
+  /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded (matmul ops only). */
+  op(op: OpName, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
+    const name = op.name;
     this.ops++;
-    let stack = this.open.get(thread);
-    if (!stack) this.open.set(thread, (stack = []));
-    const top = stack[stack.length - 1];
-    if (top && start < top.start) this.unordered++;
-    // Closed ops leave; so does one this op is not inside (µs rounding can cross ends by a ns or two).
-    while (stack.length) {
-      const last = stack[stack.length - 1]!;
-      if (last.end > start + NEST_SLACK_NS && end <= last.end + NEST_SLACK_NS) break;
-      stack.pop();
+    let stack = this.lastOpen;
+    // Object.is: NaN (no numeric tid) is one thread, as it is to the Map.
+    if (!stack || !Object.is(thread, this.lastThread)) {
+      stack = this.open.get(thread);
+      if (!stack) this.open.set(thread, (stack = new OpenOps()));
+      this.lastThread = thread;
+      this.lastOpen = stack;
     }
-    const enclosing = stack[stack.length - 1];
-    const chain = this.chainOf(enclosing?.chain ?? -1, this.nameId(name));
-    const rows = matmulRows(name, inputDims);
+    let depth = stack.length;
+    if (depth > 0 && start < stack.starts[depth - 1]!) this.unordered++;
+    // Closed ops leave; so does one this op is not inside (µs rounding can cross ends by a ns or two).
+    const ends = stack.ends;
+    while (depth > 0) {
+      const lastEnd = ends[depth - 1]!;
+      if (lastEnd > start + NEST_SLACK_NS && end <= lastEnd + NEST_SLACK_NS) break;
+      depth--;
+    }
+    stack.length = depth;
+    const chain = this.chainOf(depth > 0 ? stack.chains[depth - 1]! : -1, op.id);
+    const rows = op.matmul ? matmulRows(name, inputDims) : undefined;
     const own = rows?.reduce((product, d) => product * d, 1);
-    const inherited = enclosing?.tokens ?? NO_TOKENS;
+    const inherited = depth > 0 ? stack.tokens[depth - 1]! : NO_TOKENS;
     if (rows && inherited === NO_TOKENS) this.outermostMatmul?.(name, rows, start);
     const tokens = own ?? inherited;
-    stack.push({ start, end, chain, tokens });
+    stack.push(start, end, chain, tokens);
     if (Number.isInteger(externalId) && externalId >= 0) this.siteById.set(externalId, this.siteOf(chain, tokens));
   }
 
@@ -185,22 +219,39 @@ export class LaunchSites {
     return out;
   }
 
+  // Interning without a closure per call: these run once or twice per op read.
   private nameId(name: string): number {
-    return intern(this.opNameIds, name, this.opNames.length, () => this.opNames.push(name));
+    const known = this.opNameIds.get(name);
+    if (known !== undefined) return known;
+    const id = this.opNames.length;
+    this.opNames.push(name);
+    this.opNameIds.set(name, id);
+    return id;
   }
 
   private chainOf(parent: number, name: number): number {
-    return intern(this.chainIds, (parent + 1) * 2 ** 22 + name, this.chainParent.length, () => {
-      this.chainParent.push(parent);
-      this.chainName.push(name);
-    });
+    let children = this.chainIds[parent + 1];
+    if (!children) this.chainIds[parent + 1] = children = new Map();
+    const known = children.get(name);
+    if (known !== undefined) return known;
+    const id = this.chainParent.length;
+    this.chainParent.push(parent);
+    this.chainName.push(name);
+    children.set(name, id);
+    return id;
   }
 
   private siteOf(chain: number, tokens: number): number {
-    return intern(this.siteIds, chain * 2 ** 24 + Math.min(tokens + 1, 2 ** 24 - 1), this.siteChain.length, () => {
-      this.siteChain.push(chain);
-      this.siteTokens.push(tokens);
-    });
+    let sites = this.siteIds[chain];
+    if (!sites) this.siteIds[chain] = sites = new Map();
+    const key = Math.min(tokens + 1, 2 ** 24 - 1);
+    const known = sites.get(key);
+    if (known !== undefined) return known;
+    const id = this.siteChain.length;
+    this.siteChain.push(chain);
+    this.siteTokens.push(tokens);
+    sites.set(key, id);
+    return id;
   }
 
   private chainText(chain: number): string {

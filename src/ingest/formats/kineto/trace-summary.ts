@@ -21,7 +21,7 @@ import {
 import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
 import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
-import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
+import { LaunchSites, type OpName, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
@@ -170,7 +170,7 @@ export class TraceSummary implements ScanSink {
   readonly generation = new GenerationFacts();
   readonly launchSites = new LaunchSites((op, rows, startNs) => this.generation.matmul(op, rows, startNs));
 
-  private readonly cpuOpNames = new NameCache<string>(decodeName, (name) => name);
+  private readonly cpuOpNames = new NameCache<OpName>(decodeName, (name) => this.launchSites.opName(name));
   private cpuOpBaseUs: number | undefined;
   readonly python = new PythonFrames();
   private readonly pythonNames = new NameCache<FrameKind>(decodeName, classifyFrame);
@@ -182,6 +182,8 @@ export class TraceSummary implements ScanSink {
   /** How replays were tied to captures; set by finish(). */
   replays: ReplayReading | undefined;
   readonly categories = new Set<string>();
+  /** Categories already in `categories`, by number: one byte read per event instead of a set insert. */
+  private readonly categorySeen = new Uint8Array(16);
   readonly members = new Map<string, unknown>();
   private readonly cpuSteps = new Map<string, StepWindow>();
   private readonly gpuSteps = new Map<string, StepWindow>();
@@ -240,7 +242,10 @@ export class TraceSummary implements ScanSink {
     if (!(Math.abs(startNs) <= MAX_FROM_FIRST_NS)) {
       throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${f.tsUs} µs`, offset);
     }
-    this.categories.add(CATEGORY_LABEL[category]!);
+    if (this.categorySeen[category] === 0) {
+      this.categorySeen[category] = 1;
+      this.categories.add(CATEGORY_LABEL[category]!);
+    }
     switch (category) {
       case CAT_KERNEL:
         return this.kernel(startNs);
@@ -309,9 +314,9 @@ export class TraceSummary implements ScanSink {
     if (!f.hasTs || !f.hasDur || f.nameStart < 0) return;
     this.cpuOpBaseUs ??= f.tsUs;
     const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
-    const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
-    this.record('cpu-op', name, HOST_DEVICE, f.tid);
-    this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
+    const op = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+    this.record('cpu-op', op.name, HOST_DEVICE, f.tid);
+    this.launchSites.op(op, f.externalId, f.tid, start, start + f.durNs, op.matmul ? f.inputDims() : undefined);
   }
 
   /**
