@@ -336,9 +336,8 @@ function overlap(p: Pending, worse: number): NonNullable<MetricReading['overlap'
 /**
  * The two-sided level of the interval a pass is judged on: 1 − alpha (95% at the default 0.05), so
  * its worse end errs on one side at alpha / 2, half what a fail's test is held to. A pass is the
- * claim a reader stops at; under a busy GPU a 90% interval of a few runs left a regression of 5%
- * behind an interval inside a 3% floor in about 1 trial of 100 (bench/README.md, "The noisy
- * neighbour, fitted to real runs").
+ * claim a reader stops at; beside a busy GPU's neighbour, a 90% interval of a few runs lay inside a
+ * 3% floor for up to 1 simulated 5% regression in 100 (bench/README.md, "The trials that missed").
  */
 export function passLevel(alpha: number): number {
   return 1 - alpha;
