@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { checkFit, fittedPair, loadNeighbourFit, loadNeighbourJobs, NEIGHBOUR_DATA, NEIGHBOUR_FIT, relativeSide } from './neighbour-fit.mjs';
+import { checkFit, fittedPair, loadNeighbourFit, loadNeighbourJobs, NEIGHBOUR_DATA, NEIGHBOUR_FIT, processOffsetSd, relativeSide } from './neighbour-fit.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -388,6 +388,12 @@ function args() {
     noAdaptive: argv.includes('--no-adaptive'),
     /** The noisy-neighbour table: the fitted model, the resampled real runs and the recorded jobs, side by side. */
     neighbour: argv.includes('--neighbour'),
+    /** --neighbour: only these sources (names of its table, separated by ;), without the recorded jobs, adaptive cells or the fit check. */
+    sources: get('--sources', '') ? get('--sources', '').split(';') : null,
+    noRecorded: argv.includes('--no-recorded'),
+    noFitCheck: argv.includes('--no-fit-check'),
+    /** --neighbour: write the missed trials (A/A fail, −5% pass) with their samples and rows as JSON. */
+    dump: get('--dump', ''),
     /** Runs per side of the fixed cells (default 3,5,10). */
     sizes: get('--sizes', '') ? get('--sizes', '').split(',').map(Number) : SIZES,
   };
@@ -652,6 +658,27 @@ async function neighbourTable(opts) {
     const k = ((1 - effect) * relativeSide(job.base).level) / relativeSide(job.head).level;
     return job.head.map((v) => v * k);
   };
+  // `profile-gate run` starts each measured run as its own process. A recording of one process per
+  // side (the 16-layer one: 12 runs each) holds one process offset per side, which then acts as a
+  // change between the sides; run by run it is noise within each side. The `one process per run`
+  // sources treat it as a random effect: each such side's runs relative to its own level, each run
+  // then offset by a process offset drawn from the family's measured ones (± half the log ratio of
+  // each A/A job's two levels). Recordings of several processes a side (the 4-layer jobs, 3 runs a
+  // process) are kept as they ran. The fitted model draws the offset per run (processOffsetSd).
+  const onePerSide = (job) => (job.perProcess ?? 1) >= Math.max(job.base.length, job.head.length);
+  const familyOffsets = new Map();
+  for (const job of aaJobs.filter(onePerSide)) {
+    const half = Math.log(relativeSide(job.head).level / relativeSide(job.base).level) / 2;
+    familyOffsets.set(job.family, [...(familyOffsets.get(job.family) ?? []), half, -half]);
+  }
+  const perRunSd = Object.fromEntries(model.fit.families.map((f) => [f.name, processOffsetSd(f, jobs)]));
+  /** A side's runs with its process offset redrawn run by run (one process per run), at `level`. */
+  const perRunProcesses = (random, job, runs, level) => {
+    if (!onePerSide(job)) return runs;
+    const offsets = familyOffsets.get(job.family) ?? [0];
+    const own = relativeSide(runs).level;
+    return runs.map((v) => (v / own) * level * Math.exp(offsets[Math.floor(random() * offsets.length)]));
+  };
   // Each source: (random, n) → { base, cur } at the regression asked for (0 or 0.05), or null where it has none.
   const sources = {
     'fitted model': (random, n, effect) => {
@@ -662,13 +689,35 @@ async function neighbourTable(opts) {
       const job = aaJobs[Math.floor(random() * aaJobs.length)];
       const [a, b] = random() < 0.5 ? [job.base, job.head] : [job.head, job.base];
       const m = Math.min(n, a.length, b.length);
-      return { base: subset(random, a, m, ordered), cur: subset(random, b, m, ordered).map((v) => v * (1 - effect)) };
+      return { job: job.name, base: subset(random, a, m, ordered), cur: subset(random, b, m, ordered).map((v) => v * (1 - effect)) };
     },
     'real A/B heads, resampled': (random, n, effect, ordered) => {
       if (!effect) return null;
       const job = abJobs[Math.floor(random() * abJobs.length)];
       const m = Math.min(n, job.base.length, job.head.length);
-      return { base: subset(random, job.base, m, ordered), cur: subset(random, rescaled(job, effect), m, ordered) };
+      return { job: job.name, base: subset(random, job.base, m, ordered), cur: subset(random, rescaled(job, effect), m, ordered) };
+    },
+    'fitted model, one process per run': (random, n, effect) => {
+      const { base, cur } = fittedPair(model.fit, random, n, perRunSd);
+      return { base, cur: cur.map((v) => v * (1 - effect)) };
+    },
+    'real A/A, one process per run': (random, n, effect, ordered) => {
+      const job = aaJobs[Math.floor(random() * aaJobs.length)];
+      const [a, b] = random() < 0.5 ? [job.base, job.head] : [job.head, job.base];
+      const m = Math.min(n, a.length, b.length);
+      const level = relativeSide(a).level;
+      const base = perRunProcesses(random, job, subset(random, a, m, ordered), level);
+      const cur = perRunProcesses(random, job, subset(random, b, m, ordered), level);
+      return { job: job.name, base, cur: cur.map((v) => v * (1 - effect)) };
+    },
+    'real A/B heads, one process per run': (random, n, effect, ordered) => {
+      if (!effect) return null;
+      const job = abJobs[Math.floor(random() * abJobs.length)];
+      const m = Math.min(n, job.base.length, job.head.length);
+      const level = relativeSide(job.base).level;
+      const base = perRunProcesses(random, job, subset(random, job.base, m, ordered), level);
+      const cur = perRunProcesses(random, job, subset(random, rescaled(job, effect), m, ordered), (1 - effect) * level);
+      return { job: job.name, base, cur };
     },
   };
   const lines = [];
@@ -685,20 +734,51 @@ async function neighbourTable(opts) {
   const SEEN_ALL = 'fitted model, neighbour seen in every run';
   const seenRows = [];
   const seenAllRows = [];
+  // --seed 1 gives the seeds of the tables above; another --seed draws other trials (held out).
+  // The sources added with `one process per run` draw from their own range, so the first three keep their seeds.
+  let laterSeed = 1000;
+  const seedOf = (name) => 7919 * (/one process per run/.test(name ?? '') ? laterSeed++ : seed++) + 104729 * (opts.seed - 1);
+  const bootSeed = (t) => t + 1 + 1000003 * (opts.seed - 1);
+  const misses = [];
+  const coverage = [];
+  const missed = (where, effect, t, base, cur, result, job) => {
+    if ((effect > 0 ? result.verdict !== 'pass' : result.verdict !== 'fail') || !opts.dump) return;
+    const level = median(base);
+    const rowOf = (name) => {
+      const r = result.comparison.rows.find((x) => x.metric === name);
+      return r && { status: r.status, delta: r.delta, ci: r.ci, p: r.pValue, samples: r.samples, leftOut: r.leftOut, outcome: r.reading?.outcome, stalls: r.reading?.stalls?.map((s) => ({ side: s.side, runs: s.runs.map((x) => x.run), found: s.found })), warmup: r.reading?.warmupDropped?.map((w) => w.side), insufficient: r.insufficient?.why, noisy: r.reading?.noisy, overlap: r.reading?.overlap, drift: r.reading?.drift };
+    };
+    misses.push({ ...where, effect, trial: t, job, verdict: result.verdict, base: base.map((v) => Number((v / level).toFixed(4))), cur: cur.map((v) => Number((v / level).toFixed(4))), decode: rowOf('decode_tok_s'), tpot: rowOf('tpot_ms') });
+  };
   for (const [name, draw] of Object.entries(sources)) {
+    if (opts.sources && !opts.sources.includes(name)) {
+      for (let k = 0; k < 2 * sizes.length; k += 1) seedOf(name);
+      continue;
+    }
     for (const n of sizes) {
       const counts = {};
       const seenCounts = {};
       const seenAllCounts = {};
       for (const effect of [0, 0.05]) {
-        const cellSeed = 7919 * seed++;
+        const cellSeed = seedOf(name);
         const random = mulberry32(cellSeed);
         if (!draw(random, n, effect)) continue;
         const c = verdictCounts();
+        const cov = { below: 0, above: 0, of: 0 };
         for (let t = 0; t < trials[effect]; t += 1) {
-          const { base, cur } = draw(random, n, effect);
-          c[compare(side(cur), side(base), { ...opts.gateOptions, seed: t + 1 }).verdict] += 1;
+          const { base, cur, job } = draw(random, n, effect);
+          const result = compare(side(cur), side(base), { ...opts.gateOptions, seed: bootSeed(t) });
+          c[result.verdict] += 1;
+          missed({ source: name, n }, effect, t, base, cur, result, job);
+          // The decode row's interval against the change made (0, or −5%): wholly below it (worse) or above.
+          const ci = result.comparison.rows.find((r) => r.metric === 'decode_tok_s')?.ci;
+          if (ci) {
+            cov.of += 1;
+            if (ci[1] < -effect) cov.below += 1;
+            if (ci[0] > -effect) cov.above += 1;
+          }
         }
+        coverage.push(`| ${name} | ${n} | ${effect ? '−5%' : 'A/A'} | ${cov.of} | ${pct(cov.below, cov.of)}% | ${pct(cov.above, cov.of)}% |`);
         counts[effect] = c;
         if (name !== 'fitted model') continue;
         const again = mulberry32(cellSeed);
@@ -706,7 +786,7 @@ async function neighbourTable(opts) {
         const seen = verdictCounts();
         for (let t = 0; t < trials[effect]; t += 1) {
           const { base, cur, slowed } = draw(again, n, effect);
-          seen[compare(side(cur, slowed.cur), side(base, slowed.base), { ...opts.gateOptions, seed: t + 1 }).verdict] += 1;
+          seen[compare(side(cur, slowed.cur), side(base, slowed.base), { ...opts.gateOptions, seed: bootSeed(t) }).verdict] += 1;
         }
         seenCounts[effect] = seen;
         const third = mulberry32(cellSeed);
@@ -714,18 +794,20 @@ async function neighbourTable(opts) {
         const all = verdictCounts();
         for (let t = 0; t < trials[effect]; t += 1) {
           const { base, cur } = draw(third, n, effect);
-          all[compare(side(cur, cur.map(() => true)), side(base, base.map(() => true)), { ...opts.gateOptions, seed: t + 1 }).verdict] += 1;
+          all[compare(side(cur, cur.map(() => true)), side(base, base.map(() => true)), { ...opts.gateOptions, seed: bootSeed(t) }).verdict] += 1;
         }
         seenAllCounts[effect] = all;
       }
       const aa = counts[0];
       const ab = counts[0.05];
+      if (!ab) continue;
       lines.push(`| ${name} | ${n} | ${aa ? cell(aa) : '–'} | ${cell(ab)} | ${aa ? `${pct(aa.fail, opts.trialsAA)}%` : '–'} | ${pct(ab.pass, opts.trialsAB)}% |`);
       if (seenCounts[0]) seenRows.push(`| ${SEEN} | ${n} | ${cell(seenCounts[0])} | ${cell(seenCounts[0.05])} | ${pct(seenCounts[0].fail, opts.trialsAA)}% | ${pct(seenCounts[0.05].pass, opts.trialsAB)}% |`);
       if (seenAllCounts[0]) seenAllRows.push(`| ${SEEN_ALL} | ${n} | ${cell(seenAllCounts[0])} | ${cell(seenAllCounts[0.05])} | ${pct(seenAllCounts[0].fail, opts.trialsAA)}% | ${pct(seenAllCounts[0.05].pass, opts.trialsAB)}% |`);
     }
     if (name === 'fitted model') lines.push(...seenRows, ...seenAllRows);
   }
+  lines.push('', "The decode row's 90% interval against the change made (each side 5% at most when it covers):", '', '| source | runs/side | change | intervals | wholly below it | wholly above it |', '|---|---:|---|---:|---:|---:|', ...coverage, '');
   // The recorded jobs as they ran: each side's first n runs.
   const recordedRows = [
     ['recorded A/A jobs', aaJobs, (job) => job.head, 0],
@@ -733,7 +815,7 @@ async function neighbourTable(opts) {
     ['recorded A/B jobs, head at −5%', abJobs, (job) => rescaled(job, 0.05), 0.05],
     ['recorded A/B jobs as they ran (−4.45%, −6.3% by construction)', abJobs, (job) => job.head, 0.05],
   ];
-  for (const [name, list, headOf, effect] of recordedRows) {
+  for (const [name, list, headOf, effect] of opts.noRecorded ? [] : recordedRows) {
     for (const n of sizes) {
       const c = verdictCounts();
       let count = 0;
@@ -751,36 +833,43 @@ async function neighbourTable(opts) {
   lines.push('');
   lines.push('| source | max runs/side | A/A | −5% | mean runs/side at −5% |');
   lines.push('|---|---:|---|---|---:|');
-  const adaptive = (draw, effect, count, seedOf, withSeen = false) => {
-    const random = mulberry32(seedOf);
+  const adaptive = (draw, effect, count, seedValue, where, withSeen = false) => {
+    const random = mulberry32(seedValue);
     const c = verdictCounts();
     let runsSum = 0;
     for (let t = 0; t < count; t += 1) {
-      const { base, cur, slowed } = draw(random, 15, effect, false, t);
+      const { base, cur, job, slowed } = draw(random, 15, effect, false, t);
       const max = Math.min(15, base.length, cur.length);
       const looks = lookSchedule(5, max);
       const at = (k) => [side(cur.slice(0, k), withSeen ? slowed.cur.slice(0, k) : undefined), side(base.slice(0, k), withSeen ? slowed.base.slice(0, k) : undefined)];
       let k = 0;
       for (; k < looks.length; k += 1) {
-        const result = compare(...at(looks[k]), { ...opts.gateOptions, seed: t + 1, look: { index: k + 1, of: looks.length } });
+        const result = compare(...at(looks[k]), { ...opts.gateOptions, seed: bootSeed(t), look: { index: k + 1, of: looks.length } });
         if (result.verdict === 'fail' || !result.comparison.undecided.length) break;
       }
       const last = Math.min(k, looks.length - 1);
       const n = looks[last];
-      c[compare(...at(n), { ...opts.gateOptions, seed: t + 1, look: { index: last + 1, of: looks.length, final: true } }).verdict] += 1;
+      const result = compare(...at(n), { ...opts.gateOptions, seed: bootSeed(t), look: { index: last + 1, of: looks.length, final: true } });
+      c[result.verdict] += 1;
+      if (where) missed({ ...where, n, looks: last + 1 }, effect, t, base.slice(0, n), cur.slice(0, n), result, job);
       runsSum += n;
     }
     return { c, meanRuns: runsSum / count };
   };
-  for (const [name, draw] of Object.entries(sources)) {
-    const aaSeed = draw(mulberry32(1), 15, 0) ? 7919 * seed++ : null;
-    const abSeed = 7919 * seed++;
-    const aa = aaSeed !== null ? adaptive(draw, 0, opts.trialsAA, aaSeed) : null;
-    const ab = adaptive(draw, 0.05, opts.trialsAB, abSeed);
+  for (const [name, draw] of opts.noAdaptive ? [] : Object.entries(sources)) {
+    const hasAA = draw(mulberry32(1), 15, 0);
+    if (opts.sources && !opts.sources.includes(name)) {
+      for (let k = 0; k < (hasAA ? 2 : 1); k += 1) seedOf(name);
+      continue;
+    }
+    const aaSeed = hasAA ? seedOf(name) : null;
+    const abSeed = seedOf(name);
+    const aa = hasAA ? adaptive(draw, 0, opts.trialsAA, aaSeed, { source: name, adaptive: true }) : null;
+    const ab = adaptive(draw, 0.05, opts.trialsAB, abSeed, { source: name, adaptive: true });
     lines.push(`| ${name} | 15, or as recorded | ${aa ? cell(aa.c) : '–'} | ${cell(ab.c)} | ${ab.meanRuns.toFixed(1)} |`);
     if (name === 'fitted model') {
-      const seenAa = adaptive(draw, 0, opts.trialsAA, aaSeed, true);
-      const seenAb = adaptive(draw, 0.05, opts.trialsAB, abSeed, true);
+      const seenAa = adaptive(draw, 0, opts.trialsAA, aaSeed, null, true);
+      const seenAb = adaptive(draw, 0.05, opts.trialsAB, abSeed, null, true);
       lines.push(`| ${SEEN} | 15 | ${cell(seenAa.c)} | ${cell(seenAb.c)} | ${seenAb.meanRuns.toFixed(1)} |`);
     }
   }
@@ -790,14 +879,21 @@ async function neighbourTable(opts) {
     ['recorded A/A jobs, head ×0.95', aaJobs, (job) => job.head.map((v) => v * 0.95), 0.05],
     ['recorded A/B jobs, head at −5%', abJobs, (job) => rescaled(job, 0.05), 0.05],
   ];
-  for (const [name, list, headOf, effect] of rec) {
-    const r = adaptive(inOrder(list, headOf), 0, list.length, 7919 * seed++);
+  for (const [name, list, headOf, effect] of opts.noRecorded || opts.noAdaptive ? [] : rec) {
+    const r = adaptive(inOrder(list, headOf), 0, list.length, seedOf());
     lines.push(effect ? `| ${name} | as recorded | | ${cell(r.c)} of ${list.length} | ${r.meanRuns.toFixed(1)} |` : `| ${name} | as recorded | ${cell(r.c)} of ${list.length} | | |`);
   }
-  lines.push('');
-  lines.push(`The fit against the recorded runs (${NEIGHBOUR_FIT.replace(`${root}/`, '')}; 200 simulated sides per recorded one, seeded):`);
-  lines.push('');
-  lines.push(...checkFit(jobs, model.fit, mulberry32(4242)));
+  if (!opts.noFitCheck) {
+    lines.push('');
+    lines.push(`The fit against the recorded runs (${NEIGHBOUR_FIT.replace(`${root}/`, '')}; 200 simulated sides per recorded one, seeded):`);
+    lines.push('');
+    lines.push(...checkFit(jobs, model.fit, mulberry32(4242)));
+  }
+  if (opts.dump) {
+    mkdirSync(dirname(opts.dump), { recursive: true });
+    writeFileSync(opts.dump, JSON.stringify({ seed: opts.seed, gateOptions: opts.gateOptions, misses }, null, 1));
+    lines.push('', `${misses.length} missed trials (A/A fail, −5% pass) → ${opts.dump}`);
+  }
   lines.push('');
   lines.push(`${((performance.now() - started) / 1000).toFixed(0)} s`);
   console.log(lines.join('\n'));

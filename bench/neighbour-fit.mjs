@@ -221,16 +221,33 @@ function gaussian(random) {
 }
 
 /**
+ * The sd of one measured process's level offset in a family (a random effect): the A/A side offset
+ * sd is that of the difference of two sides' mean offsets over their processes, so with P processes
+ * per side (runs per side ÷ the recording's runs per process, over the family's A/A jobs) it is
+ * sideOffsetSd × √(P / 2). The 16-layer recording ran one process per side (P = 1); the 4-layer jobs
+ * 5 processes of 3 runs.
+ */
+export function processOffsetSd(family, jobs) {
+  const aa = jobs.filter((job) => (job.family ?? 'all') === family.name && job.kind === 'aa' && job.base?.length && job.head?.length);
+  if (!aa.length) return family.sideOffsetSd / Math.SQRT2;
+  const perSide = median(aa.map((job) => Math.max(1, Math.min(job.base.length, job.head.length) / (job.perProcess ?? 1))));
+  return family.sideOffsetSd * Math.sqrt(perSide / 2);
+}
+
+/**
  * Both sides of a job of n runs per side from the fitted parameters: one family for the job (by
  * weight); per side a level offset (half the A/A spread's variance each), a clean jitter (one of the
  * family's measured sides'), and a share of slowed runs (normal with the fitted mean and sd, within
  * 0 … 90%) at random positions (the fitted persistence shows no bursts that span runs), each losing
- * a log-normal loss (capped at 60%).
+ * a log-normal loss (capped at 60%). With `perRunProcess` (a map of family name → process offset
+ * sd, `processOffsetSd`), each run is its own process, as `profile-gate run` measures: the offset
+ * is drawn per run instead of per side.
  */
-export function fittedPair(model, random, n) {
+export function fittedPair(model, random, n, perRunProcess = null) {
   const fit = familyOf(model, random);
   const side = () => {
-    const offset = Math.exp((gaussian(random) * fit.sideOffsetSd) / Math.SQRT2);
+    const runSd = perRunProcess ? perRunProcess[fit.name] ?? 0 : 0;
+    const offset = perRunProcess ? 1 : Math.exp((gaussian(random) * fit.sideOffsetSd) / Math.SQRT2);
     const jitter = fit.sideJitters[Math.floor(random() * fit.sideJitters.length)];
     const share = Math.min(0.9, Math.max(0, fit.slowedShare.mean + fit.slowedShare.sd * gaussian(random)));
     const positions = Array.from({ length: n }, (_, i) => i);
@@ -241,7 +258,8 @@ export function fittedPair(model, random, n) {
     const slowed = new Set(positions.slice(0, Math.round(share * n)));
     const runs = Array.from({ length: n }, (_, i) => {
       const loss = slowed.has(i) ? Math.min(0.6, Math.exp(fit.loss.mu + fit.loss.sigma * gaussian(random))) : 0;
-      return offset * (1 - loss) * (1 + jitter * gaussian(random));
+      const process = runSd ? Math.exp(runSd * gaussian(random)) : 1;
+      return offset * process * (1 - loss) * (1 + jitter * gaussian(random));
     });
     return { runs, slowed: runs.map((_, i) => slowed.has(i)) };
   };

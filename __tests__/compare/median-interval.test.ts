@@ -1,4 +1,4 @@
-import { medianInterval } from '../../src/compare/median-interval.js';
+import { medianInterval, medianIntervalMinSamples } from '../../src/compare/median-interval.js';
 
 describe('medianInterval: the one interval of a median', () => {
   it('takes the order statistics a binomial table gives', () => {
@@ -22,6 +22,14 @@ describe('medianInterval: the one interval of a median', () => {
     expect(medianInterval([5, 1, 4, 2, 3], 0.95)).toBeNull();
     expect(medianInterval([])).toBeNull();
     expect(medianInterval([7])).toBeNull();
+  });
+
+  it('names the fewest samples that have an interval: 5 at 90%, 6 at 95%', () => {
+    // [min, max] covers 1 − 2·½ⁿ: 0.9375 at n = 5 (≥ 0.9, < 0.95), 0.96875 at n = 6.
+    expect(medianIntervalMinSamples(0.9)).toBe(5);
+    expect(medianIntervalMinSamples(0.95)).toBe(6);
+    expect(medianInterval([6, 1, 5, 2, 4, 3], 0.95)).toMatchObject({ low: 1, high: 6 });
+    expect(medianIntervalMinSamples(0.99)).toBe(8);
   });
 
   it('ignores non-finite samples', () => {

@@ -115,11 +115,17 @@ describe('compare with a stalled run', () => {
     ]);
   });
 
-  it('without the outlier rule one slow baseline run at the current\'s level is no second state: it still fails', () => {
+  it('without the outlier rule one slow baseline run at the current\'s level is no second state, but it stays in the interval', () => {
     const gated = compare(side(cur), side(base), { dropWarmup: false, dropOutliers: false });
     const { verdict, comparison } = gated;
-    expect(metricRowNote(row(comparison!.rows, 'decode_tok_s')) ?? '').not.toMatch(/overlap/);
-    expect(verdict).toBe('fail');
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    expect(metricRowNote(decode) ?? '').not.toMatch(/overlap/);
+    // A resample of the six baseline runs holding the stalled one three times has a median of
+    // (336.0 + 357.8) / 2, 2.9% above the current's: kept in the median, the stall lets the
+    // interval reach inside the floor, so the regression is not shown (with the rule it fails, above).
+    expect(decode.ci![1]).toBeGreaterThan(-0.03);
+    expect(decode.insufficient!.why).toBe('interval-reaches-inside-floor');
+    expect(verdict).toBe('insufficient-data');
     // Two of five at that level are a state: not a fail, undecided.
     const twoStates = [358.2, 357.4, 336.0, 358.9, 336.4];
     expect(compare(side(cur.slice(0, 5)), side(twoStates), { dropWarmup: false, dropOutliers: false }).verdict).toBe('insufficient-data');
@@ -248,6 +254,23 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
     const { verdict, comparison } = gated;
     expect(row(comparison!.rows, 'decode_tok_s').status).toBe('pass');
     expect(verdict).toBe('pass');
+  });
+
+  it.each(examples)('at an A/B look that can add runs, the same A/A adds runs instead: a pass on 3 kept runs a side is not shown ($base)', ({ base, head }) => {
+    const level = head.map((v) => Number((v * 1.0607).toFixed(1)));
+    const first = compare(side(level), side(base), { look: { index: 1, of: 6 } });
+    const decode = row(first.comparison!.rows, 'decode_tok_s');
+    expect(decode.samples).toEqual([3, 3]);
+    expect(decode.status).toBe('insufficient-data');
+    expect(decode.insufficient).toMatchObject({ why: 'too-few-kept', addsRuns: true });
+    // 6 kept runs a side: a 95% interval of a median from order statistics needs 6.
+    expect(decode.reading).toMatchObject({ outcome: 'too-few-kept', keptNeeded: 6 });
+    // At least the 3 kept runs it lacks more than the runs it read (4 on the side that dropped a warm-up run).
+    expect(decode.insufficient!.runsPerSide).toBeGreaterThanOrEqual(7);
+    expect(metricRowNote(decode)).toMatch(/a pass rests on the runs kept \(3 baseline, 3 current\), fewer than the 6 a 95% interval of a median needs/);
+    expect(first.comparison!.undecided).toContain('decode_tok_s');
+    // The last look decides from the runs it has, as a single comparison does.
+    expect(compare(side(level), side(base), { look: { index: 6, of: 6, final: true } }).verdict).toBe('pass');
   });
 
   it('A/A with two stalled runs of five on each side passes; with three of five on a side it says it cannot decide, never fails', () => {

@@ -40,13 +40,17 @@ describe('a pass needs the interval inside the floor', () => {
     expect(verdict).toBe('insufficient-data');
     const needs = decode.insufficient!;
     expect(needs.why).toBe('interval-reaches-floor');
-    // The largest regression the interval allows is the interval's worse end.
-    expect(needs.couldHide).toBeCloseTo(-decode.ci![0], 12);
+    // The largest regression the interval allows is the worse end of the interval a pass is judged
+    // on: 95%, from the same resamples as the row's 90%, so reaching at least as far.
+    const pass = decode.reading!.kind === 'metric' ? decode.reading!.passInterval! : undefined;
+    expect(pass!.level).toBeCloseTo(0.95, 12);
+    expect(pass!.ci[0]).toBeLessThanOrEqual(decode.ci![0]);
+    expect(needs.couldHide).toBeCloseTo(-pass!.ci[0], 12);
     expect(needs.noise[0]).toBeGreaterThan(0.01);
     expect(needs.addsRuns).toBe(false);
     expect(needs.runsPerSide).toBeGreaterThan(5);
     expect(comparison!.undecided).toEqual(['decode_tok_s']);
-    expect(reasons[0]).toMatch(/^decode_tok_s undecided \(.*\): the interval reaches \d+\.\d% worse, past the 3% floor, so a regression at the floor is not ruled out; runs vary ±\d+\.\d% \(baseline\) and ±\d+\.\d% \(current\); /);
+    expect(reasons[0]).toMatch(/^decode_tok_s undecided \(.*\): its 95% interval \(−[\d.]+% … [+−][\d.]+%, the level a pass needs\) reaches \d+\.\d% worse, past the 3% floor, so a regression at the floor is not ruled out; runs vary ±\d+\.\d% \(baseline\) and ±\d+\.\d% \(current\); /);
   });
 
   it('at a look that is not the last the row says the A/B adds runs, and at the last what more would take', () => {
@@ -136,13 +140,29 @@ describe('a run is never made faster', () => {
   const level = 358;
   const at = (ratios: readonly number[]) => ratios.map((r) => r * level);
 
-  it('a 5% regression against a baseline the neighbour slowed in 4 of 5 runs is not passed: one baseline run shows its speed', () => {
+  it('a 5% regression against a baseline the neighbour slowed in 4 of 5 runs is not passed: the interval a pass needs reaches the floor', () => {
     // From the simulator: the baseline's runs 1-4 slowed by 5-8%, run 5 at its level; the head 5% slower, runs alike.
-    // Seed 209, the simulator's trial: its bootstrap interval lies inside the floor.
+    // Seed 209, the simulator's trial: its 90% bootstrap interval lies inside the floor, its 95% one does not.
     const { verdict, comparison } = compare(side(at([0.9513, 0.9487, 0.9524, 0.9067, 0.9501])), side(at([0.9507, 0.9496, 0.9433, 0.9203, 1.0008])), { seed: 209 });
     const decode = decodeRow(comparison!.rows);
-    // The interval alone lies inside the floor: the medians of the kept runs agree.
     expect(decode.ci![0]).toBeGreaterThan(-0.03);
+    const reading = decode.reading!.kind === 'metric' ? decode.reading! : undefined;
+    expect(reading!.passInterval!.ci[0]).toBeLessThan(-0.03);
+    expect(decode.status).toBe('insufficient-data');
+    expect(decode.insufficient!.why).toBe('interval-reaches-floor');
+    expect(verdict).not.toBe('pass');
+  });
+
+  it('a 5% regression against a baseline the neighbour slowed in 6 of 7 runs, its interval inside the floor, is not passed: one baseline run shows its speed', () => {
+    // Both sides at one level (the baseline slowed to the head's speed), so even the 95% interval
+    // lies inside the floor; the baseline's run 7 at its own level beats the current median by 5.3%.
+    const { verdict, comparison } = compare(
+      side(at([0.9507, 0.9496, 0.9493, 0.9503, 0.9511, 0.9499, 0.9505])),
+      side(at([0.9513, 0.9487, 0.9524, 0.9497, 0.9501, 0.9509, 1.0008])),
+    );
+    const decode = decodeRow(comparison!.rows);
+    const reading = decode.reading!.kind === 'metric' ? decode.reading! : undefined;
+    expect(reading!.passInterval!.ci[0]).toBeGreaterThan(-0.03);
     expect(decode.status).toBe('insufficient-data');
     expect(decode.insufficient!.why).toBe('baseline-ran-faster');
     expect(metricRowNote(decode)).toMatch(/a baseline run was 5\.\d% better than the current median/);

@@ -141,6 +141,15 @@ describe('bootstrapMedianRatioCI', () => {
     const narrow = bootstrapMedianRatioCI([1, 2, 3], [1, 1, 1], { level: 0.4, resamples: 4000, random });
     expect([narrow.low, narrow.high]).toEqual([2, 2]);
   });
+  it('gives a stricter interval from the same resamples', () => {
+    const options = { level: 0.9, resamples: 2000, random: mulberry32(5), strictLevel: 0.98 };
+    const interval = bootstrapMedianRatioCI([95, 97, 94, 96.5, 93], [100, 101, 99, 100.5, 98], options);
+    const plain = bootstrapMedianRatioCI([95, 97, 94, 96.5, 93], [100, 101, 99, 100.5, 98], { level: 0.9, resamples: 2000, random: mulberry32(5) });
+    expect([interval.low, interval.high]).toEqual([plain.low, plain.high]);
+    expect(interval.strict!.low).toBeLessThan(interval.low);
+    expect(interval.strict!.high).toBeGreaterThan(interval.high);
+    expect(plain.strict).toBeUndefined();
+  });
   it('is deterministic for a seed and excludes 1 for well separated samples', () => {
     const a = bootstrapMedianRatioCI([95, 96, 94, 95.5], [100, 101, 99, 100.5], { level: 0.9, resamples: 1000, random: mulberry32(seedFor(1, 'decode_tok_s')) });
     const b = bootstrapMedianRatioCI([95, 96, 94, 95.5], [100, 101, 99, 100.5], { level: 0.9, resamples: 1000, random: mulberry32(seedFor(1, 'decode_tok_s')) });

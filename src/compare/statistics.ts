@@ -70,16 +70,19 @@ export interface RatioInterval {
   ratio: number;
   low: number;
   high: number;
+  /** The same resamples' interval at `strictLevel`, when one was asked for. */
+  strict?: { low: number; high: number };
 }
 
 /**
  * Percentile bootstrap CI of median(current) / median(baseline), resampling each side on its own.
- * `level` is two-sided (0.90 → the 5th and 95th percentiles).
+ * `level` is two-sided (0.90 → the 5th and 95th percentiles); `strictLevel` adds the interval at a
+ * second level from the same resamples (the gate judges a pass on a stricter one).
  */
 export function bootstrapMedianRatioCI(
   current: readonly number[],
   baseline: readonly number[],
-  options: { level: number; resamples: number; random: () => number },
+  options: { level: number; resamples: number; random: () => number; strictLevel?: number },
 ): RatioInterval {
   const ratio = median(current) / median(baseline);
   const ratios = new Float64Array(options.resamples);
@@ -90,7 +93,12 @@ export function bootstrapMedianRatioCI(
   }
   ratios.sort();
   const tail = (1 - options.level) / 2;
-  return { ratio, low: quantileSorted(ratios, tail), high: quantileSorted(ratios, 1 - tail) };
+  const interval: RatioInterval = { ratio, low: quantileSorted(ratios, tail), high: quantileSorted(ratios, 1 - tail) };
+  if (options.strictLevel !== undefined) {
+    const strictTail = (1 - options.strictLevel) / 2;
+    interval.strict = { low: quantileSorted(ratios, strictTail), high: quantileSorted(ratios, 1 - strictTail) };
+  }
+  return interval;
 }
 
 /** Holm's step-down adjusted p-values (family-wise error control), in the input order. */

@@ -187,10 +187,18 @@ export const MetricReadingSchema = z.object({
    * The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side;
    * `not-gated`: no threshold names it; `no-relative-change`: the baseline median is not positive.
    */
-  outcome: z.enum(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']),
+  outcome: z.enum(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'interval-reaches-inside-floor', 'too-few-kept', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']),
   side: SideSchema.optional(),
   /** The interval's confidence level (0.95). */
   level: z.number().optional(),
+  /**
+   * The interval a pass is judged on, at a stricter level than the row's `ci` (1 − alpha two-sided:
+   * 95% at the default alpha), when the row was within its floor: its level and its ends as
+   * relative changes (absent in older reports and on rows that were not).
+   */
+  passInterval: z.object({ level: z.number(), ci: z.tuple([z.number(), z.number()]) }).optional(),
+  /** `too-few-kept`: the kept runs a side needs for a pass after runs were left out as stalled (6 at 95%). */
+  keptNeeded: z.number().int().positive().optional(),
   /** Runs left out of both sides: slowest (stalls), warm-up. */
   stalled: z.number().int().nonnegative().optional(),
   warmup: z.number().int().nonnegative().optional(),
@@ -318,7 +326,7 @@ export const ComparisonRowSchema = z.object({
    */
   insufficient: z
     .object({
-      why: z.enum(['interval-reaches-floor', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples', 'shared-gpu']),
+      why: z.enum(['interval-reaches-floor', 'interval-reaches-inside-floor', 'too-few-kept', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples', 'shared-gpu']),
       noise: z.tuple([z.number().nonnegative(), z.number().nonnegative()]),
       couldHide: z.number().nullable(),
       runsPerSide: z.number().int().positive().nullable(),

@@ -164,10 +164,16 @@ export function metricRowNote(row: ComparisonRow): string | undefined {
       notes.push(`beyond the ${floorText} floor but not significant`);
       break;
     case 'interval-reaches-floor': {
-      const worstWorse = row.ci ? (row.direction === 'higher' ? -row.ci[0] : row.ci[1]) : 0;
-      notes.push(`the interval reaches ${formatPct(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
+      const { text, worstWorse } = passReach(row, reading);
+      notes.push(`${text} reaches ${formatPct(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
       break;
     }
+    case 'interval-reaches-inside-floor':
+      notes.push(`${insideFloorText(row)}: a regression at the floor is not shown`);
+      break;
+    case 'too-few-kept':
+      notes.push(fewKeptText(row, reading));
+      break;
     case 'baseline-ran-faster':
       if (reading.baselineFaster) notes.push(baselineFasterText(row, reading.baselineFaster));
       break;
@@ -184,6 +190,29 @@ export function metricRowNote(row: ComparisonRow): string | undefined {
   for (const d of reading.drift ?? []) notes.push(driftText(d));
   if (reading.sharedGpu && reading.outcome !== 'shared-gpu') notes.push(sharedGpuSuffix(reading.sharedGpu).slice(2));
   return notes.length ? notes.join('; ') : undefined;
+}
+
+/** The interval a pass was judged on, in words, and its worse end (worse-positive): the pass interval when the row holds one, else the row's. */
+function passReach(row: ComparisonRow, reading: MetricReading): { text: string; worstWorse: number } {
+  const pass = reading.passInterval;
+  const ci = pass?.ci ?? row.ci;
+  const worstWorse = ci ? (row.direction === 'higher' ? -ci[0] : ci[1]) : 0;
+  if (!pass || pass.level === reading.level) return { text: 'the interval', worstWorse };
+  return { text: `its ${Math.round(pass.level * 100)}% interval (${formatPctRange(pass.ci[0], pass.ci[1])}, the level a pass needs)`, worstWorse };
+}
+
+/** `the interval reaches 1.3% worse, inside the 3% floor`: the better end of a regression's interval. */
+function insideFloorText(row: ComparisonRow): string {
+  const bestWorse = row.ci ? (row.direction === 'higher' ? -row.ci[1] : row.ci[0]) : 0;
+  const floorText = formatPct(row.threshold ?? 0, 0).replace('+', '');
+  return `the interval reaches ${formatPct(bestWorse).replace('+', '')} worse, inside the ${floorText} floor`;
+}
+
+/** `with runs left out as stalled, a pass rests on the runs kept: 3 baseline and 3 current, fewer than the 6 …` */
+function fewKeptText(row: ComparisonRow, reading: MetricReading): string {
+  const [nBase, nCur] = row.samples ?? [0, 0];
+  const level = Math.round((reading.passInterval?.level ?? 0.95) * 100);
+  return `with runs left out as stalled, a pass rests on the runs kept (${nBase} baseline, ${nCur} current), fewer than the ${reading.keptNeeded ?? '?'} a ${level}% interval of a median needs without assuming a distribution: a neighbour can slow every one of a few runs alike`;
 }
 
 function driftText(d: NonNullable<MetricReading['drift']>[number]): string {
@@ -295,10 +324,14 @@ function plainMetricSentence(row: ComparisonRow, reading: MetricReading, ctx: Ro
     case 'not-significant':
       return `${name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant${decide}`;
     case 'interval-reaches-floor': {
-      const worstWorse = row.direction === 'higher' ? -ciLow : ciHigh;
+      const { text, worstWorse } = passReach(row, reading);
       const hide = formatPct(-worstWorse).replace('−', '');
-      return `${name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out${decide}`;
+      return `${name} undecided (${change}; ${stats}): ${text} reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out${decide}`;
     }
+    case 'interval-reaches-inside-floor':
+      return `${name} looks worse (${change}; ${stats}), but ${insideFloorText(row)}, so a regression at the floor is not shown${decide}`;
+    case 'too-few-kept':
+      return `${name} undecided (${change}; ${stats}): ${fewKeptText(row, reading)}${decide}`;
     case 'baseline-ran-faster': {
       const why = reading.baselineFaster ? baselineFasterText(row, reading.baselineFaster) : 'a baseline run was better than the current median by the floor';
       return `${name} undecided (${change}; ${stats}): ${why}${decide}`;
