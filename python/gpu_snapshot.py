@@ -136,6 +136,9 @@ class Owners:
         self.gpu_free_before = gpu_free_before
         self.job_root = os.getppid() if job_parent else None
         self.command = None  # the command's pid, which is its session id (it runs in a new session)
+        # Set while the command is being started: the sampler thread may list it after its exec and
+        # before its pid is known here; this script's own child is the command then.
+        self.starting = False
         self.before = set()  # pids listed before the command started
 
     def descends(self, pid, root):
@@ -155,6 +158,8 @@ class Owners:
             if self.command is not None and (stat[1] == self.command or self.descends(pid, self.command)):
                 return "own", "proc"
             if self.job_root is not None and self.descends(pid, self.job_root):
+                return "own", "proc"
+            if self.command is None and self.starting and stat[0] == os.getpid():
                 return "own", "proc"
             return "other", "proc"
         if self.gpu_free_before and pid in self.before:
@@ -746,10 +751,12 @@ def main(argv=None):
     if args.run:
         try:
             # Samples on standard output must not mix with the command's own output.
+            owners.starting = True
             child = subprocess.Popen(args.run, start_new_session=True,
                                      stdout=sys.stderr if stream is sys.stdout else None)
             running["child"] = child
             owners.command = child.pid
+            owners.starting = False
         except OSError as error:
             writer.write({"kind": "warning", "message": "could not start the command: %s" % error})
             stop.set()
