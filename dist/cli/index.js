@@ -5885,6 +5885,10 @@ const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(
 
 
 
+/** A store that holds nothing yet. */
+function emptyHistoryStore() {
+    return { summaries: [], ids: new Set(), artifacts: new Set(), lines: 0, names: new Map() };
+}
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** What a line must hold to be drawn; the reason it is not, or undefined. */
 function problem(value) {
@@ -5911,13 +5915,16 @@ function problem(value) {
     return undefined;
 }
 /**
- * Reads the store (none yet: an empty one). Kernel and family names repeat night after night: each
- * is held once. A line that is not a summary stops the read with its line number: a history read in
- * part would draw a wrong page.
+ * Reads the store (none yet: an empty one), or with `appended` only the lines appended after it was
+ * read (appendHistoryLines), numbered after the lines read then. Kernel and family names repeat
+ * night after night: each is held once. A line that is not a summary stops the read with its line
+ * number: a history read in part would draw a wrong page. Each summary is kept as `keep` makes it,
+ * as soon as its line is read (the dashboard keeps the report its page reads: the summary itself
+ * is then never held).
  */
-async function readHistoryStore(path) {
-    const store = { summaries: [], ids: new Set(), artifacts: new Set() };
-    const names = new Map();
+async function readHistoryStore(path, appended, keep = (summary) => summary) {
+    const store = { ...emptyHistoryStore(), names: appended?.after.names ?? new Map() };
+    const names = store.names;
     const intern = (text) => {
         const known = names.get(text);
         if (known !== undefined)
@@ -5927,7 +5934,7 @@ async function readHistoryStore(path) {
     };
     let stream;
     try {
-        stream = (0,external_node_fs_.createReadStream)(path, { encoding: 'utf8' });
+        stream = (0,external_node_fs_.createReadStream)(path, { encoding: 'utf8', start: appended?.offset ?? 0 });
         await new Promise((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
     }
     catch (error) {
@@ -5935,7 +5942,8 @@ async function readHistoryStore(path) {
             return store;
         throw new errors/* InputError */.dz(path, `a readable history store (${error.message})`);
     }
-    let line = 0;
+    let line = appended?.after.lines ?? 0;
+    const first = line;
     try {
         for await (const text of (0,external_node_readline_namespaceObject.createInterface)({ input: stream, crlfDelay: Infinity })) {
             line += 1;
@@ -5962,14 +5970,15 @@ async function readHistoryStore(path) {
             store.ids.add(summary.id);
             if (summary.provenance.artifact)
                 store.artifacts.add(summary.provenance.artifact.id);
-            store.summaries.push(summary);
+            store.summaries.push(keep(summary));
         }
     }
     catch (error) {
         if (error instanceof errors/* InputError */.dz)
             throw error;
-        throw new errors/* InputError */.dz(path, `a readable history store (${error.message})`, line ? `line ${line + 1}` : undefined);
+        throw new errors/* InputError */.dz(path, `a readable history store (${error.message})`, line > first ? `line ${line + 1}` : undefined);
     }
+    store.lines = line;
     return store;
 }
 /** One summary as its line. */
@@ -5979,30 +5988,72 @@ function historyLine(summary) {
 /** Lines written to the store at a time: whole lines, about this many bytes. */
 const APPEND_BATCH_BYTES = 1 << 20;
 /**
- * Appends the lines (already made public: redacted) to the store, creating it. The lines are made
- * as they are written, a batch of whole lines at a time: a first import of a year of reports is
- * about 100 MB of lines, which held at once (and joined) would double the build's peak memory.
+ * Appends the lines (already made public: redacted) to the store, creating it, and says where they
+ * begin. The lines are made as they are written, a batch of whole lines at a time: a first import
+ * of a year of reports is about 100 MB of lines, which held at once (and joined) would double the
+ * build's peak memory. When making them fails, the store is cut back to what it held (removed when
+ * there was none) before the error goes on: it never holds part of the new lines. A store whose
+ * last line has no newline (edited by hand) gets one first, so that line and the first new one
+ * stay two lines.
  */
 async function appendHistoryLines(path, lines) {
     let batch = [];
     let bytes = 0;
-    let created = false;
+    let before;
+    let offset = 0;
     const flush = async () => {
-        if (!created)
+        if (!before) {
             await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
-        created = true;
+            before = await storeEnd(path);
+            offset = before.size;
+            if (!before.newline) {
+                batch.unshift('\n');
+                offset += 1;
+            }
+        }
         await (0,promises_.appendFile)(path, batch.join(''));
         batch = [];
         bytes = 0;
     };
-    for (const line of lines) {
-        batch.push(line);
-        bytes += line.length;
-        if (bytes >= APPEND_BATCH_BYTES)
+    try {
+        for await (const line of lines) {
+            batch.push(line);
+            bytes += line.length;
+            if (bytes >= APPEND_BATCH_BYTES)
+                await flush();
+        }
+        if (batch.length)
             await flush();
     }
-    if (batch.length)
-        await flush();
+    catch (error) {
+        if (before)
+            await (before.existed ? (0,promises_.truncate)(path, before.size) : (0,promises_.rm)(path, { force: true }));
+        throw error;
+    }
+    return before ? offset : (await storeEnd(path)).size;
+}
+/** The store's size in bytes (none: 0), whether it ends in a newline (an empty store does), and whether it is there. */
+async function storeEnd(path) {
+    let file;
+    try {
+        file = await (0,promises_.open)(path, 'r');
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return { size: 0, newline: true, existed: false };
+        throw error;
+    }
+    try {
+        const { size } = await file.stat();
+        if (size === 0)
+            return { size, newline: true, existed: true };
+        const last = Buffer.alloc(1);
+        await file.read(last, 0, 1, size - 1);
+        return { size, newline: last[0] === 0x0a, existed: true };
+    }
+    finally {
+        await file.close();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/cli/dashboard-site.ts
@@ -6106,69 +6157,90 @@ function dashboardSummary(input) {
 }
 async function buildDashboard(request) {
     const log = request.log ?? (() => undefined);
-    const store = request.history ? await readHistoryStore(request.history) : { summaries: [], ids: new Set(), artifacts: new Set() };
-    const fresh = [];
-    const skipped = [];
-    // Names repeat from report to report: each is held once.
-    const names = new Map();
-    const intern = (text) => names.get(text) ?? (names.set(text, text), text);
-    // Each report is summarised as soon as it is read, and the report dropped: a year of reports is held as a year of summaries.
-    const take = (input) => {
-        const summary = dashboardSummary(input);
-        // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
-        if (store.ids.has(summary.id))
-            return;
-        store.ids.add(summary.id);
-        for (const k of summary.kernels) {
-            k.name = intern(k.name);
-            k.family = intern(k.family);
-        }
-        fresh.push(summary);
-    };
-    for (const found of request.inputs.length ? await reports_findReportFiles(request.inputs) : []) {
-        try {
-            take({ report: bounded_report_boundReport(await reports_loadReport(found.path)), source: found.path });
-        }
-        catch (error) {
-            if (!(error instanceof errors/* InputError */.dz))
-                throw error;
-            skipped.push({ source: found.path, reason: error.expected });
-        }
-    }
-    if (request.artifacts) {
-        const query = request.history ? { ...request.artifacts.query, seenArtifacts: store.artifacts } : request.artifacts.query;
-        const downloaded = await downloadReportArtifacts(query, { ...request.artifacts.access, log });
-        log(`downloaded ${downloaded.inputs.length} reports from ${downloaded.runs} runs${request.history ? ` (${downloaded.alreadySeen} artifacts already in the history, not downloaded)` : ''}`);
-        if (request.artifacts.saveTo)
-            log(`saved ${await saveReports(request.artifacts.saveTo, downloaded.inputs)} reports under ${request.artifacts.saveTo}`);
-        downloaded.inputs.forEach(take);
-        skipped.push(...downloaded.skipped);
-    }
-    const summaries = [...store.summaries, ...fresh];
-    const added = request.history ? fresh.length : 0;
-    if (!summaries.length) {
-        const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0].source}: ${skipped[0].reason}` : '';
-        throw new errors/* UsageError */.eb(`dashboard: no valid report.json found${why}`);
-    }
     // Redacted as data, before it is serialised (the store's lines, the page's data.js) and its < > &
     // escaped: an escaped secret no longer looks like one.
     const secrets = (0,io_secrets/* secretsFromEnv */.zr)(process.env);
+    // The report the page reads of a summary: it shares the summary's small parts, and the summary
+    // itself is let go (a store's summaries are never all held beside the page's reports).
+    const pageInput = (summary) => ({ report: redactedData(reportOfSummary(summary), secrets), source: (0,io_secrets/* redact */.E$)(summary.provenance.readFrom, secrets) });
+    const store = request.history ? await readHistoryStore(request.history, undefined, pageInput) : emptyHistoryStore();
+    const skipped = [];
+    // Downloaded first (the artifacts' reports are held as they come), so that a failed download
+    // leaves the store as it was; read after the folders' reports, as given.
+    let downloaded = [];
+    if (request.artifacts) {
+        const query = request.history ? { ...request.artifacts.query, seenArtifacts: store.artifacts } : request.artifacts.query;
+        const got = await downloadReportArtifacts(query, { ...request.artifacts.access, log });
+        log(`downloaded ${got.inputs.length} reports from ${got.runs} runs${request.history ? ` (${got.alreadySeen} artifacts already in the history, not downloaded)` : ''}`);
+        if (request.artifacts.saveTo)
+            log(`saved ${await saveReports(request.artifacts.saveTo, got.inputs)} reports under ${request.artifacts.saveTo}`);
+        downloaded = got.inputs;
+        skipped.push(...got.skipped);
+    }
+    // Each report is summarised as soon as it is read, and the report dropped.
+    const found = request.inputs.length ? await reports_findReportFiles(request.inputs) : [];
+    async function* newSummaries() {
+        for (const file of found) {
+            let input;
+            try {
+                input = { report: bounded_report_boundReport(await reports_loadReport(file.path)), source: file.path };
+            }
+            catch (error) {
+                if (!(error instanceof errors/* InputError */.dz))
+                    throw error;
+                skipped.push({ source: file.path, reason: error.expected });
+                continue;
+            }
+            const summary = dashboardSummary(input);
+            // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
+            if (store.ids.has(summary.id))
+                continue;
+            store.ids.add(summary.id);
+            yield summary;
+        }
+        for (const [i, input] of downloaded.entries()) {
+            downloaded[i] = undefined;
+            const summary = dashboardSummary(input);
+            if (store.ids.has(summary.id))
+                continue;
+            store.ids.add(summary.id);
+            yield summary;
+        }
+    }
+    let fresh;
     if (request.history) {
-        // Each line is made as it is written: a first import's lines are never all held at once.
-        const lines = (function* () {
-            for (const summary of fresh)
+        // Each new summary is written to the store as it is made, and the page drawn from the store's
+        // lines: a first import of a year of reports never holds the reports' summaries while it reads
+        // them (so what the reading leaves behind is collected at a small heap), and what the page
+        // draws of a report is its line in the store.
+        const path = request.history;
+        const lines = (async function* () {
+            for await (const summary of newSummaries())
                 yield historyLine(redactedData(summary, secrets));
         })();
-        await appendHistoryLines(request.history, lines);
-        log(`history ${request.history}: ${store.summaries.length} reports held, ${fresh.length} added`);
+        const offset = await appendHistoryLines(path, lines);
+        fresh = (await readHistoryStore(path, { offset, after: store }, pageInput)).summaries;
+        log(`history ${path}: ${store.summaries.length} reports held, ${fresh.length} added`);
     }
-    // The reports the page reads share the summaries' small parts; the summaries' kernel lists are let go as they are copied.
-    const inputs = summaries.map((summary, i) => {
-        summaries[i] = undefined;
-        return { report: redactedData(reportOfSummary(summary), secrets), source: (0,io_secrets/* redact */.E$)(summary.provenance.readFrom, secrets) };
-    });
-    store.summaries.length = 0;
-    fresh.length = 0;
+    else {
+        // Names repeat from report to report: each is held once.
+        const names = store.names;
+        const intern = (text) => names.get(text) ?? (names.set(text, text), text);
+        fresh = [];
+        for await (const summary of newSummaries()) {
+            for (const k of summary.kernels) {
+                k.name = intern(k.name);
+                k.family = intern(k.family);
+            }
+            fresh.push(pageInput(summary));
+        }
+    }
+    const inputs = [...store.summaries, ...fresh];
+    const added = request.history ? fresh.length : 0;
+    if (!inputs.length) {
+        const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0].source}: ${skipped[0].reason}` : '';
+        throw new errors/* UsageError */.eb(`dashboard: no valid report.json found${why}`);
+    }
     const cleanSkipped = skipped.map((s) => ({ ...s, source: (0,io_secrets/* redact */.E$)(s.source, secrets), reason: (0,io_secrets/* redact */.E$)((0,errors/* withoutQuotedText */.sx)(s.reason), secrets) }));
     const { data, files } = buildSite(inputs, cleanSkipped, request.options);
     return { data, written: await writeSite(request.out, files), added };
@@ -11504,8 +11576,9 @@ const DEFAULT_FAIL_VERDICTS_TEXT = gateOptionDefaultText('failVerdicts');
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   L: () => (/* binding */ withMedianInterval),
-/* harmony export */   c: () => (/* binding */ medianInterval)
+/* harmony export */   bt: () => (/* binding */ medianIntervalMinSamples),
+/* harmony export */   c: () => (/* binding */ medianInterval),
+/* harmony export */   cE: () => (/* binding */ withMedianInterval)
 /* harmony export */ });
 /* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4490);
 /**
@@ -11540,6 +11613,16 @@ function medianInterval(samples, level = _gate_options_js__WEBPACK_IMPORTED_MODU
         j += 1;
     }
     return { low: sorted[j - 1], high: sorted[n - j], coverage: 1 - 2 * below };
+}
+/**
+ * The fewest samples for which `medianInterval` has an interval at `level`: the widest one, from the
+ * smallest sample to the largest, covers the median with 1 − 2·½ⁿ (5 samples at 90%, 6 at 95%).
+ */
+function medianIntervalMinSamples(level = _gate_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w) {
+    let n = 2;
+    while (2 * 0.5 ** n > 1 - level)
+        n += 1;
+    return n;
 }
 /** A metric with the interval of its median, as a report holds it. */
 function withMedianInterval(metric) {
@@ -11837,7 +11920,8 @@ function medianOfResample(values, random, scratch) {
 }
 /**
  * Percentile bootstrap CI of median(current) / median(baseline), resampling each side on its own.
- * `level` is two-sided (0.90 → the 5th and 95th percentiles).
+ * `level` is two-sided (0.90 → the 5th and 95th percentiles); `strictLevel` adds the interval at a
+ * second level from the same resamples (the gate judges a pass on a stricter one).
  */
 function bootstrapMedianRatioCI(current, baseline, options) {
     const ratio = (0,averages/* median */.J)(current) / (0,averages/* median */.J)(baseline);
@@ -11849,7 +11933,12 @@ function bootstrapMedianRatioCI(current, baseline, options) {
     }
     ratios.sort();
     const tail = (1 - options.level) / 2;
-    return { ratio, low: quantileSorted(ratios, tail), high: quantileSorted(ratios, 1 - tail) };
+    const interval = { ratio, low: quantileSorted(ratios, tail), high: quantileSorted(ratios, 1 - tail) };
+    if (options.strictLevel !== undefined) {
+        const strictTail = (1 - options.strictLevel) / 2;
+        interval.strict = { low: quantileSorted(ratios, strictTail), high: quantileSorted(ratios, 1 - strictTail) };
+    }
+    return interval;
 }
 /** Holm's step-down adjusted p-values (family-wise error control), in the input order. */
 function holmAdjust(pValues) {
@@ -18011,19 +18100,19 @@ const NAMES = [
     ['Operator', CAT_CPU_OP], // PyTorch <= ~1.10
     ['python_function', CAT_PYTHON],
 ];
-const BY_LENGTH = new Map();
-for (const [name, category] of NAMES) {
-    const list = BY_LENGTH.get(name.length) ?? [];
-    list.push({ bytes: Buffer.from(name, 'latin1'), category });
-    BY_LENGTH.set(name.length, list);
-}
+/** The categories by their name's length (an array index: one load per event, no map). */
+const BY_LENGTH = [];
+for (const [name, category] of NAMES)
+    (BY_LENGTH[name.length] ??= []).push({ bytes: Buffer.from(name, 'latin1'), category });
 /** Category of the JSON string whose characters are bytes[start, end) (no quotes). */
 function categoryOf(bytes, start, end) {
-    const candidates = BY_LENGTH.get(end - start);
-    if (!candidates)
+    const length = end - start;
+    const candidates = length < BY_LENGTH.length ? BY_LENGTH[length] : undefined;
+    if (candidates === undefined)
         return CAT_SKIP;
-    outer: for (const { bytes: name, category } of candidates) {
-        for (let k = 0; k < name.length; k++)
+    outer: for (let c = 0; c < candidates.length; c++) {
+        const { bytes: name, category } = candidates[c];
+        for (let k = 0; k < length; k++)
             if (bytes[start + k] !== name[k])
                 continue outer;
         return category;
@@ -18470,8 +18559,25 @@ class TraceScanner {
             const state = this.state;
             if (state === IN_ELEMENT) {
                 i = element.scan(chunk, i, n);
-                if (element.done)
-                    this.state = element.isEvent ? ARRAY_AFTER : ROOT_AFTER_VALUE;
+                if (!element.done)
+                    continue;
+                if (!element.isEvent) {
+                    this.state = ROOT_AFTER_VALUE;
+                    continue;
+                }
+                // The common way on from an event, `,` and the next event's `{`, taken here; anything else
+                // is left to outer() from the state reached.
+                this.state = ARRAY_AFTER;
+                while (i < n && isSpace(chunk[i]))
+                    i++;
+                if (i < n && chunk[i] === COMMA) {
+                    this.state = ARRAY_NEXT;
+                    i++;
+                    while (i < n && isSpace(chunk[i]))
+                        i++;
+                    if (i < n && chunk[i] === LBRACE)
+                        i = this.beginElement(true, chunk, i);
+                }
             }
             else if (state === ROOT_KEY_STRING)
                 i = this.scanKey(chunk, i, n);
@@ -19124,6 +19230,8 @@ const MINUS = 45;
 const DOT = 46;
 const ZERO = 48;
 const NINE = 57;
+const SPACE = 32;
+const event_reader_BACKSLASH = 92;
 /** Thrown when the event runs past the bytes given to read(): it continues in the next chunk. */
 const INCOMPLETE = new Error('incomplete trace event');
 /** Thrown for an event that is not valid JSON; `at` is an index into the bytes given to read(). */
@@ -19135,6 +19243,18 @@ class EventSyntaxError extends Error {
     }
 }
 const key = (text) => Buffer.from(text, 'latin1');
+/** The hash members() computes over a key's bytes as it scans them. */
+function keyHash(name) {
+    let hash = 0;
+    for (const c of name)
+        hash = (Math.imul(hash, 31) + c) | 0;
+    return hash;
+}
+/**
+ * The hash given to a key with an escape, which is never one of the members read (their raw bytes
+ * are compared): 0, the empty key's, which no member read has.
+ */
+const ESCAPED = 0;
 const K_PH = key('ph');
 const K_TS = key('ts');
 const K_PID = key('pid');
@@ -19151,6 +19271,59 @@ const K_BLOCK = key('block');
 const K_DEVICE = key('device');
 const K_STREAM = key('stream');
 const K_CORRELATION = key('correlation');
+/** A key of up to 4 bytes as one integer, its first byte lowest (as is2/is3/is4 read it). */
+function packed(name) {
+    let value = 0;
+    for (let k = 0; k < name.length; k++)
+        value |= name[k] << (8 * k);
+    return value;
+}
+const P_PH = packed(K_PH);
+const P_TS = packed(K_TS);
+const P_DUR = packed(K_DUR);
+const P_PID = packed(K_PID);
+const P_TID = packed(K_TID);
+const P_CAT = packed(K_CAT);
+const P_NAME = packed(K_NAME);
+const P_ARGS = packed(K_ARGS);
+const P_GRID = packed(K_GRID);
+const H_PH = keyHash(K_PH);
+const H_TS = keyHash(K_TS);
+const H_PID = keyHash(K_PID);
+const H_TID = keyHash(K_TID);
+const H_DUR = keyHash(K_DUR);
+const H_CAT = keyHash(K_CAT);
+const H_NAME = keyHash(K_NAME);
+const H_ARGS = keyHash(K_ARGS);
+const H_GRID = keyHash(K_GRID);
+const H_BYTES = keyHash(K_BYTES);
+const H_BLOCK = keyHash(K_BLOCK);
+const H_DEVICE = keyHash(K_DEVICE);
+const H_STREAM = keyHash(K_STREAM);
+const H_INPUT_DIMS = keyHash(K_INPUT_DIMS);
+const H_CORRELATION = keyHash(K_CORRELATION);
+const H_EXTERNAL_ID = keyHash(K_EXTERNAL_ID);
+{
+    const all = [H_PH, H_TS, H_PID, H_TID, H_DUR, H_CAT, H_NAME, H_ARGS, H_GRID, H_BYTES, H_BLOCK, H_DEVICE, H_STREAM, H_INPUT_DIMS, H_CORRELATION, H_EXTERNAL_ID];
+    if (new Set(all).size !== all.length || all.includes(ESCAPED))
+        throw new Error('event-reader: two member keys share a hash');
+}
+/** Bytes that end a number or literal: `,`, `}`, `]` and whitespace. */
+const TOKEN_END = new Uint8Array(256);
+for (const c of [COMMA, RBRACE, RBRACKET, 32, 10, 13, 9])
+    TOKEN_END[c] = 1;
+/** Bytes that matter while skipping a nested value: quotes and brackets. */
+const NEST_QUOTE = 1;
+const NEST_OPEN = 2;
+const NESTING = new Uint8Array(256);
+NESTING[json_element_QUOTE] = NEST_QUOTE;
+NESTING[LBRACE] = NESTING[LBRACKET] = NEST_OPEN;
+NESTING[RBRACE] = NESTING[RBRACKET] = 3;
+/** ns per digit of the first three fraction digits of a µs value. */
+const NS_PLACE = [100, 10, 1];
+function isNumberStart(c) {
+    return c !== undefined && ((c >= ZERO && c <= NINE) || c === MINUS);
+}
 class EventFields {
     b = Buffer.alloc(0);
     end = 0;
@@ -19277,27 +19450,73 @@ class EventFields {
     /** Members of the object opening at p (level 1 = the event, 2 = args). Returns the index after `}`. */
     members(p, level) {
         const b = this.b;
+        const end = this.end;
         p = this.ws(p + 1);
         if (b[p] === RBRACE)
             return p + 1;
         for (;;) {
             if (b[p] !== json_element_QUOTE)
                 this.fail('a quoted key', p);
+            // The key's bytes are hashed as they are scanned: the members read are told by hash, then
+            // confirmed byte by byte, so most keys are never compared. An escape leaves the key unread.
             const ks = p + 1;
-            const ke = this.stringEnd(p);
-            p = this.ws(ke + 1);
-            if (b[p] !== COLON)
-                this.fail('`:`', p);
-            p = this.ws(p + 1);
-            p = level === 1 ? this.eventMember(ks, ke, p) : this.argsMember(ks, ke, p);
-            p = this.ws(p);
-            if (b[p] === COMMA)
-                p = this.ws(p + 1);
-            else if (b[p] === RBRACE)
+            let ke = ks;
+            let hash = 0;
+            for (;;) {
+                if (ke >= end)
+                    throw INCOMPLETE;
+                const c = b[ke];
+                if (c === json_element_QUOTE)
+                    break;
+                if (c === event_reader_BACKSLASH) {
+                    ke = this.stringEnd(p);
+                    hash = ESCAPED;
+                    break;
+                }
+                hash = (Math.imul(hash, 31) + c) | 0;
+                ke++;
+            }
+            // `"key": value`: the colon and one space are the common case, checked without a call.
+            p = ke + 1;
+            if (p < end && b[p] === COLON)
+                p++;
+            else {
+                p = this.ws(p);
+                if (b[p] !== COLON)
+                    this.fail('`:`', p);
+                p++;
+            }
+            if (p < end && b[p] === SPACE)
+                p++;
+            if (!(p < end && b[p] > SPACE))
+                p = this.ws(p);
+            p = level === 1 ? this.eventMember(hash, ks, ke, p) : this.argsMember(hash, ks, ke, p);
+            if (!(p < end && b[p] > SPACE))
+                p = this.ws(p);
+            const c = b[p];
+            if (c === COMMA) {
+                p++;
+                if (!(p < end && b[p] > SPACE))
+                    p = this.ws(p);
+            }
+            else if (c === RBRACE)
                 return p + 1;
             else
                 this.fail('`,` or `}`', p);
         }
+    }
+    // Keys of up to 4 bytes compare as one packed integer (little-endian, as packed()).
+    is2(ks, ke, packed) {
+        const b = this.b;
+        return ke - ks === 2 && (b[ks] | (b[ks + 1] << 8)) === packed;
+    }
+    is3(ks, ke, packed) {
+        const b = this.b;
+        return ke - ks === 3 && (b[ks] | (b[ks + 1] << 8) | (b[ks + 2] << 16)) === packed;
+    }
+    is4(ks, ke, packed) {
+        const b = this.b;
+        return ke - ks === 4 && (b[ks] | (b[ks + 1] << 8) | (b[ks + 2] << 16) | (b[ks + 3] << 24)) === packed;
     }
     is(ks, ke, name) {
         if (ke - ks !== name.length)
@@ -19307,14 +19526,16 @@ class EventFields {
                 return false;
         return true;
     }
-    eventMember(ks, ke, p) {
+    eventMember(hash, ks, ke, p) {
         const b = this.b;
-        switch (ke - ks) {
-            case 2:
-                if (this.is(ks, ke, K_PH) && b[p] === json_element_QUOTE && p + 1 < this.end) {
+        const c = b[p];
+        switch (hash) {
+            case H_PH:
+                if (this.is2(ks, ke, P_PH) && c === json_element_QUOTE && p + 1 < this.end)
                     this.ph = b[p + 1];
-                }
-                else if (this.is(ks, ke, K_TS) && this.isNumberStart(b[p])) {
+                break;
+            case H_TS:
+                if (isNumberStart(c) && this.is2(ks, ke, P_TS)) {
                     const q = this.micros(p);
                     this.hasTs = true;
                     this.tsUs = this.whole;
@@ -19322,72 +19543,84 @@ class EventFields {
                     return q;
                 }
                 break;
-            case 3:
-                if (this.is(ks, ke, K_DUR) && this.isNumberStart(b[p])) {
+            case H_DUR:
+                if (isNumberStart(c) && this.is3(ks, ke, P_DUR)) {
                     const q = this.micros(p);
                     this.hasDur = true;
                     this.durNs = this.whole * 1000 + this.fracNs;
                     return q;
                 }
-                if (this.is(ks, ke, K_PID) && this.isNumberStart(b[p])) {
+                break;
+            case H_PID:
+                if (isNumberStart(c) && this.is3(ks, ke, P_PID)) {
                     const q = this.number(p);
                     this.pid = this.num;
                     return q;
                 }
-                if (this.is(ks, ke, K_TID) && this.isNumberStart(b[p])) {
+                break;
+            case H_TID:
+                if (isNumberStart(c) && this.is3(ks, ke, P_TID)) {
                     const q = this.number(p);
                     this.tid = this.num;
                     return q;
                 }
-                if (this.wantCat && this.is(ks, ke, K_CAT) && b[p] === json_element_QUOTE) {
+                break;
+            case H_CAT:
+                if (this.wantCat && c === json_element_QUOTE && this.is3(ks, ke, P_CAT)) {
                     const e = this.stringEnd(p);
                     this.cat = this.decode(p + 1, e);
                     return e + 1;
                 }
                 break;
-            case 4:
-                if (this.is(ks, ke, K_NAME) && b[p] === json_element_QUOTE) {
+            case H_NAME:
+                if (c === json_element_QUOTE && this.is4(ks, ke, P_NAME)) {
                     const e = this.stringEnd(p);
                     this.nameStart = p + 1;
                     this.nameEnd = e;
                     return e + 1;
                 }
-                if (this.wantArgs && this.is(ks, ke, K_ARGS) && b[p] === LBRACE)
+                break;
+            case H_ARGS:
+                if (this.wantArgs && c === LBRACE && this.is4(ks, ke, P_ARGS))
                     return this.members(p, 2);
                 break;
         }
         return this.skipValue(p);
     }
-    argsMember(ks, ke, p) {
+    argsMember(hash, ks, ke, p) {
         const b = this.b;
         const c = b[p];
-        switch (ke - ks) {
-            case 4:
-                if (c === LBRACKET && this.is(ks, ke, K_GRID))
+        switch (hash) {
+            case H_GRID:
+                if (c === LBRACKET && this.is4(ks, ke, P_GRID))
                     return this.dim3(p, 0);
                 break;
-            case 5:
+            case H_BLOCK:
                 if (c === LBRACKET && this.is(ks, ke, K_BLOCK))
                     return this.dim3(p, 3);
-                if (this.isNumberStart(c) && this.is(ks, ke, K_BYTES)) {
+                break;
+            case H_BYTES:
+                if (isNumberStart(c) && this.is(ks, ke, K_BYTES)) {
                     const q = this.number(p);
                     this.bytes = this.num;
                     return q;
                 }
                 break;
-            case 6:
-                if (this.isNumberStart(c) && this.is(ks, ke, K_DEVICE)) {
+            case H_DEVICE:
+                if (isNumberStart(c) && this.is(ks, ke, K_DEVICE)) {
                     const q = this.number(p);
                     this.device = this.num;
                     return q;
                 }
-                if (this.isNumberStart(c) && this.is(ks, ke, K_STREAM)) {
+                break;
+            case H_STREAM:
+                if (isNumberStart(c) && this.is(ks, ke, K_STREAM)) {
                     const q = this.number(p);
                     this.stream = this.num;
                     return q;
                 }
                 break;
-            case 10:
+            case H_INPUT_DIMS:
                 if (c === LBRACKET && this.is(ks, ke, K_INPUT_DIMS)) {
                     const q = this.skipValue(p);
                     this.inputDimsStart = p;
@@ -19395,13 +19628,15 @@ class EventFields {
                     return q;
                 }
                 break;
-            case 11:
-                if (this.isNumberStart(c) && this.is(ks, ke, K_CORRELATION)) {
+            case H_CORRELATION:
+                if (isNumberStart(c) && this.is(ks, ke, K_CORRELATION)) {
                     const q = this.number(p);
                     this.correlation = this.num;
                     return q;
                 }
-                if (this.isNumberStart(c) && this.is(ks, ke, K_EXTERNAL_ID)) {
+                break;
+            case H_EXTERNAL_ID:
+                if (isNumberStart(c) && this.is(ks, ke, K_EXTERNAL_ID)) {
                     const q = this.number(p);
                     this.externalId = this.num;
                     return q;
@@ -19410,16 +19645,13 @@ class EventFields {
         }
         return this.skipValue(p);
     }
-    isNumberStart(c) {
-        return c !== undefined && ((c >= ZERO && c <= NINE) || c === MINUS);
-    }
     /** Index after the number token starting at p. */
     tokenEnd(p) {
         const b = this.b;
         let q = p;
-        while (q < this.end) {
-            const c = b[q];
-            if (c === COMMA || c === RBRACE || c === RBRACKET || isSpace(c))
+        const end = this.end;
+        while (q < end) {
+            if (TOKEN_END[b[q]] !== 0)
                 return q;
             q++;
         }
@@ -19453,21 +19685,31 @@ class EventFields {
         const negative = b[q] === MINUS;
         if (negative)
             q++;
+        const stop = this.end;
         let whole = 0;
         const digitsStart = q;
-        while (q < this.end && b[q] >= ZERO && b[q] <= NINE)
-            whole = whole * 10 + (b[q++] - ZERO);
-        let frac = 0;
-        if (b[q] === DOT) {
+        while (q < stop) {
+            const digit = b[q] - ZERO;
+            if (digit < 0 || digit > 9)
+                break;
+            whole = whole * 10 + digit;
             q++;
-            let scale = 100;
-            while (q < this.end && b[q] >= ZERO && b[q] <= NINE) {
-                const digit = b[q++] - ZERO;
-                if (scale >= 1)
-                    frac += digit * scale;
-                else if (scale > 0.05 && digit >= 5)
+        }
+        let frac = 0;
+        if (q < stop && b[q] === DOT) {
+            q++;
+            // The first three digits are ns; the fourth rounds; the rest are read past.
+            let place = 0;
+            while (q < stop) {
+                const digit = b[q] - ZERO;
+                if (digit < 0 || digit > 9)
+                    break;
+                if (place < 3)
+                    frac += digit * NS_PLACE[place];
+                else if (place === 3 && digit >= 5)
                     frac += 1; // round on the first digit past ns
-                scale /= 10;
+                place++;
+                q++;
             }
         }
         const end = this.tokenEnd(q);
@@ -19491,7 +19733,7 @@ class EventFields {
         this.shapeSet = true;
         let q = this.ws(p + 1);
         for (let k = 0; k < 3; k++) {
-            if (!this.isNumberStart(b[q]))
+            if (!isNumberStart(b[q]))
                 return this.skipValue(p);
             q = this.number(q);
             this.shape[offset + k] = this.num;
@@ -19516,13 +19758,16 @@ class EventFields {
             return end;
         }
         let depth = 0;
-        for (let q = p; q < this.end; q++) {
-            const d = b[q];
-            if (d === json_element_QUOTE)
+        const end = this.end;
+        for (let q = p; q < end; q++) {
+            const kind = NESTING[b[q]];
+            if (kind === 0)
+                continue;
+            if (kind === NEST_QUOTE)
                 q = this.stringEnd(q);
-            else if (d === LBRACE || d === LBRACKET)
+            else if (kind === NEST_OPEN)
                 depth++;
-            else if (d === RBRACE || d === RBRACKET) {
+            else {
                 depth--;
                 if (depth === 0)
                     return q + 1;
@@ -19651,6 +19896,7 @@ class IdTable {
  * kernels are read.
  */
 
+
 /** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
 const MATMUL_INPUT = new Map([
     ['aten::mm', 0],
@@ -19670,6 +19916,28 @@ const CHAIN_TAIL = 3;
 const NO_TOKENS = -1;
 /** Kineto writes µs with three decimals: a child's end may pass its parent's by a rounding ns. */
 const NEST_SLACK_NS = 2;
+/** The ops open on one thread, innermost last, as columns (an op a row: no object per op read). */
+class OpenOps {
+    length = 0;
+    starts = new Float64Array(64);
+    ends = new Float64Array(64);
+    chains = new Int32Array(64);
+    tokens = new Float64Array(64);
+    push(start, end, chain, tokens) {
+        if (this.length === this.starts.length) {
+            const size = this.length * 2;
+            this.starts = (0,columns/* grown */.g)(this.starts, size);
+            this.ends = (0,columns/* grown */.g)(this.ends, size);
+            this.chains = (0,columns/* grown */.g)(this.chains, size);
+            this.tokens = (0,columns/* grown */.g)(this.tokens, size);
+        }
+        const k = this.length++;
+        this.starts[k] = start;
+        this.ends[k] = end;
+        this.chains[k] = chain;
+        this.tokens[k] = tokens;
+    }
+}
 /** True for the ops whose Input Dims are read (the others' are never decoded). */
 function isMatmulOp(opName) {
     return MATMUL_INPUT.has(opName);
@@ -19698,15 +19966,6 @@ function matmulRows(opName, inputDims) {
 function matmulTokens(opName, inputDims) {
     return matmulRows(opName, inputDims)?.reduce((product, d) => product * d, 1);
 }
-/** The id of `key` in `ids`; a new key gets `next`, and `store` records what it stands for. */
-function intern(ids, key, next, store) {
-    const known = ids.get(key);
-    if (known !== undefined)
-        return known;
-    store();
-    ids.set(key, next);
-    return next;
-}
 class LaunchSites {
     outermostMatmul;
     opNames = [];
@@ -19714,12 +19973,17 @@ class LaunchSites {
     /** Chain nodes: parent chain (-1 at the root) and op name id. */
     chainParent = [];
     chainName = [];
-    chainIds = new Map();
+    /** Chain by (parent + 1, op name id): one small map per parent, so that keys stay small integers. */
+    chainIds = [];
     /** Sites: a chain and the token count of its innermost matmul (-1: none). */
     siteChain = [];
     siteTokens = [];
-    siteIds = new Map();
+    /** Site by (chain, token count + 1, capped): one small map per chain. */
+    siteIds = [];
     open = new Map();
+    /** The last thread's open ops: consecutive ops are mostly on one thread. */
+    lastThread = NaN;
+    lastOpen;
     /** External id → site. */
     siteById = new IdTable();
     /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
@@ -19735,31 +19999,43 @@ class LaunchSites {
     constructor(outermostMatmul) {
         this.outermostMatmul = outermostMatmul;
     }
-    /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded. */
-    op(name, externalId, thread, start, end, inputDims) {
+    /** An op's name as interned once per distinct name (opName): what op() needs of it. */
+    opName(name) {
+        return { name, id: this.nameId(name), matmul: isMatmulOp(name) };
+    }
+    /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded (matmul ops only). */
+    op(op, externalId, thread, start, end, inputDims) {
+        const name = op.name;
         this.ops++;
-        let stack = this.open.get(thread);
-        if (!stack)
-            this.open.set(thread, (stack = []));
-        const top = stack[stack.length - 1];
-        if (top && start < top.start)
+        let stack = this.lastOpen;
+        // Object.is: NaN (no numeric tid) is one thread, as it is to the Map.
+        if (!stack || !Object.is(thread, this.lastThread)) {
+            stack = this.open.get(thread);
+            if (!stack)
+                this.open.set(thread, (stack = new OpenOps()));
+            this.lastThread = thread;
+            this.lastOpen = stack;
+        }
+        let depth = stack.length;
+        if (depth > 0 && start < stack.starts[depth - 1])
             this.unordered++;
         // Closed ops leave; so does one this op is not inside (µs rounding can cross ends by a ns or two).
-        while (stack.length) {
-            const last = stack[stack.length - 1];
-            if (last.end > start + NEST_SLACK_NS && end <= last.end + NEST_SLACK_NS)
+        const ends = stack.ends;
+        while (depth > 0) {
+            const lastEnd = ends[depth - 1];
+            if (lastEnd > start + NEST_SLACK_NS && end <= lastEnd + NEST_SLACK_NS)
                 break;
-            stack.pop();
+            depth--;
         }
-        const enclosing = stack[stack.length - 1];
-        const chain = this.chainOf(enclosing?.chain ?? -1, this.nameId(name));
-        const rows = matmulRows(name, inputDims);
+        stack.length = depth;
+        const chain = this.chainOf(depth > 0 ? stack.chains[depth - 1] : -1, op.id);
+        const rows = op.matmul ? matmulRows(name, inputDims) : undefined;
         const own = rows?.reduce((product, d) => product * d, 1);
-        const inherited = enclosing?.tokens ?? NO_TOKENS;
+        const inherited = depth > 0 ? stack.tokens[depth - 1] : NO_TOKENS;
         if (rows && inherited === NO_TOKENS)
             this.outermostMatmul?.(name, rows, start);
         const tokens = own ?? inherited;
-        stack.push({ start, end, chain, tokens });
+        stack.push(start, end, chain, tokens);
         if (Number.isInteger(externalId) && externalId >= 0)
             this.siteById.set(externalId, this.siteOf(chain, tokens));
     }
@@ -19813,20 +20089,42 @@ class LaunchSites {
             out.tokens = tokens;
         return out;
     }
+    // Interning without a closure per call: these run once or twice per op read.
     nameId(name) {
-        return intern(this.opNameIds, name, this.opNames.length, () => this.opNames.push(name));
+        const known = this.opNameIds.get(name);
+        if (known !== undefined)
+            return known;
+        const id = this.opNames.length;
+        this.opNames.push(name);
+        this.opNameIds.set(name, id);
+        return id;
     }
     chainOf(parent, name) {
-        return intern(this.chainIds, (parent + 1) * 2 ** 22 + name, this.chainParent.length, () => {
-            this.chainParent.push(parent);
-            this.chainName.push(name);
-        });
+        let children = this.chainIds[parent + 1];
+        if (!children)
+            this.chainIds[parent + 1] = children = new Map();
+        const known = children.get(name);
+        if (known !== undefined)
+            return known;
+        const id = this.chainParent.length;
+        this.chainParent.push(parent);
+        this.chainName.push(name);
+        children.set(name, id);
+        return id;
     }
     siteOf(chain, tokens) {
-        return intern(this.siteIds, chain * 2 ** 24 + Math.min(tokens + 1, 2 ** 24 - 1), this.siteChain.length, () => {
-            this.siteChain.push(chain);
-            this.siteTokens.push(tokens);
-        });
+        let sites = this.siteIds[chain];
+        if (!sites)
+            this.siteIds[chain] = sites = new Map();
+        const key = Math.min(tokens + 1, 2 ** 24 - 1);
+        const known = sites.get(key);
+        if (known !== undefined)
+            return known;
+        const id = this.siteChain.length;
+        this.siteChain.push(chain);
+        this.siteTokens.push(tokens);
+        sites.set(key, id);
+        return id;
     }
     chainText(chain) {
         const names = [];
@@ -20311,7 +20609,7 @@ class TraceSummary {
     /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
     generation = new GenerationFacts();
     launchSites = new LaunchSites((op, rows, startNs) => this.generation.matmul(op, rows, startNs));
-    cpuOpNames = new NameCache(decodeName, (name) => name);
+    cpuOpNames = new NameCache(decodeName, (name) => this.launchSites.opName(name));
     cpuOpBaseUs;
     python = new PythonFrames();
     pythonNames = new NameCache(decodeName, classifyFrame);
@@ -20323,6 +20621,8 @@ class TraceSummary {
     /** How replays were tied to captures; set by finish(). */
     replays;
     categories = new Set();
+    /** Categories already in `categories`, by number: one byte read per event instead of a set insert. */
+    categorySeen = new Uint8Array(16);
     members = new Map();
     cpuSteps = new Map();
     gpuSteps = new Map();
@@ -20388,7 +20688,10 @@ class TraceSummary {
         if (!(Math.abs(startNs) <= MAX_FROM_FIRST_NS)) {
             throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${f.tsUs} µs`, offset);
         }
-        this.categories.add(CATEGORY_LABEL[category]);
+        if (this.categorySeen[category] === 0) {
+            this.categorySeen[category] = 1;
+            this.categories.add(CATEGORY_LABEL[category]);
+        }
         switch (category) {
             case CAT_KERNEL:
                 return this.kernel(startNs);
@@ -20460,9 +20763,9 @@ class TraceSummary {
             return;
         this.cpuOpBaseUs ??= f.tsUs;
         const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
-        const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
-        this.record('cpu-op', name, trace_events/* HOST_DEVICE */.u$, f.tid);
-        this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
+        const op = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+        this.record('cpu-op', op.name, trace_events/* HOST_DEVICE */.u$, f.tid);
+        this.launchSites.op(op, f.externalId, f.tid, start, start + f.durNs, op.matmul ? f.inputDims() : undefined);
     }
     /**
      * A user annotation on the CPU (its GPU copy is not counted twice): counted when its name says a
@@ -28000,10 +28303,18 @@ const MetricReadingSchema = schemas/* object */.Ikc({
      * The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side;
      * `not-gated`: no threshold names it; `no-relative-change`: the baseline median is not positive.
      */
-    outcome: schemas/* enum */.k5n(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']),
+    outcome: schemas/* enum */.k5n(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'interval-reaches-inside-floor', 'too-few-kept', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']),
     side: SideSchema.optional(),
     /** The interval's confidence level (0.95). */
     level: schemas/* number */.aig().optional(),
+    /**
+     * The interval a pass is judged on, at a stricter level than the row's `ci` (1 − alpha two-sided:
+     * 95% at the default alpha), when the row was within its floor: its level and its ends as
+     * relative changes (absent in older reports and on rows that were not).
+     */
+    passInterval: schemas/* object */.Ikc({ level: schemas/* number */.aig(), ci: schemas/* tuple */.PVZ([schemas/* number */.aig(), schemas/* number */.aig()]) }).optional(),
+    /** `too-few-kept`: the kept runs a side needs for a pass after runs were left out as stalled (6 at 95%). */
+    keptNeeded: schemas/* number */.aig().int().positive().optional(),
     /** Runs left out of both sides: slowest (stalls), warm-up. */
     stalled: schemas/* number */.aig().int().nonnegative().optional(),
     warmup: schemas/* number */.aig().int().nonnegative().optional(),
@@ -28119,7 +28430,7 @@ const ComparisonRowSchema = schemas/* object */.Ikc({
      * absent in older reports.
      */
     insufficient: schemas/* object */.Ikc({
-        why: schemas/* enum */.k5n(['interval-reaches-floor', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples', 'shared-gpu']),
+        why: schemas/* enum */.k5n(['interval-reaches-floor', 'interval-reaches-inside-floor', 'too-few-kept', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples', 'shared-gpu']),
         noise: schemas/* tuple */.PVZ([schemas/* number */.aig().nonnegative(), schemas/* number */.aig().nonnegative()]),
         couldHide: schemas/* number */.aig().nullable(),
         runsPerSide: schemas/* number */.aig().int().positive().nullable(),
@@ -29197,9 +29508,10 @@ var median_interval = __nccwpck_require__(4315);
  * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
  * exact Mann-Whitney, or Student's t on the fast clusters when runs were left out as stalled or
  * warm-up; corrected across the metrics of the run, and a bootstrap CI of the median ratio on the
- * same side of zero) AND at least the metric's practical floor AND neither side's own runs reach
- * the other side's median (with two clock states, medians move by which state more runs fell in;
- * a test cannot tell that from a regression).
+ * same side of zero) AND at least the metric's practical floor, its whole interval past it, AND
+ * neither side's own runs reach the other side's median (with two clock states, medians move by
+ * which state more runs fell in; a test cannot tell that from a regression). It passes only when
+ * its interval at the stricter pass level lies inside the floor.
  */
 
 
@@ -29400,6 +29712,7 @@ function compareMetrics(current, baseline, options) {
             level: (0,gate_options/* ciLevel */.Xp)(options.alpha),
             resamples: options.bootstrapResamples,
             random: (0,statistics/* mulberry32 */.sK)((0,statistics/* seedFor */.ln)(options.seed, name)),
+            strictLevel: passLevel(options.alpha),
         });
         const driftData = [];
         for (const side of [baseSide, curSide]) {
@@ -29418,6 +29731,7 @@ function compareMetrics(current, baseline, options) {
             driftData,
             delta,
             ci: [interval.low - 1, interval.high - 1],
+            passCi: [interval.strict.low - 1, interval.strict.high - 1],
             pWorse: test.pWorse,
             pBetter: test.pBetter,
         });
@@ -29449,23 +29763,36 @@ function overlap(p, worse) {
         return undefined;
     return { slow: slow.label, fastReach: shownFast, fastKept: fast.kept.length, slowReach, slowKept: slow.kept.length };
 }
+/**
+ * The two-sided level of the interval a pass is judged on: 1 − alpha (95% at the default 0.05), so
+ * its worse end errs on one side at alpha / 2, half what a fail's test is held to. A pass is the
+ * claim a reader stops at; beside a busy GPU's neighbour, a 90% interval of a few runs lay inside a
+ * 3% floor for up to 1 simulated 5% regression in 100 (bench/README.md, "The trials that missed").
+ */
+function passLevel(alpha) {
+    return 1 - alpha;
+}
 /** Runs per side beyond which a job is not the way to decide a metric: a quieter runner (or pinned clocks) is. */
 const MAX_PRACTICAL_RUNS = 30;
 /**
  * What an undecided row is missing, as data: each side's run-to-run noise, the largest regression
  * the interval still allows, and the runs per side at which an interval as wide per run (its width
  * shrinks as 1/√n) would decide it: lie inside the floor (pass) when the change is within it, or
- * clear of zero (fail) when it is beyond. At least one A/B pair more than the runs already taken.
+ * clear of the floor (fail) when it is beyond. At least one A/B pair more than the runs already taken.
  */
-function insufficientOf(p, why, worse, options) {
-    const [low, high] = p.ci;
+function insufficientOf(p, why, worse, options, ci = p.ci, keptNeeded = 0) {
+    const [low, high] = ci;
     const worstWorse = p.direction === 'higher' ? -low : high;
     const bestWorse = p.direction === 'higher' ? -high : low;
     const n = Math.min(p.base.runs.length, p.cur.runs.length);
-    const reach = worse < p.floor ? (worstWorse - worse) / (p.floor - worse) : (worse - bestWorse) / worse;
+    // A pass needs the worse end inside the floor; a fail the better end past it.
+    const reach = worse < p.floor ? (worstWorse - worse) / (p.floor - worse) : (worse - bestWorse) / (worse - p.floor);
     let runs = Number.isFinite(reach) && reach > 0 ? Math.ceil(n * reach * reach) : null;
     if (runs !== null)
         runs = Math.max(runs, n + RUNS_PER_EXTRA_LOOK);
+    // Too few kept runs: at least as many more as the side with fewest kept lacks (its stalls may recur).
+    if (keptNeeded)
+        runs = Math.max(runs ?? 0, n + keptNeeded - Math.min(p.base.kept.length, p.cur.kept.length), n + RUNS_PER_EXTRA_LOOK);
     const look = options.look;
     return {
         why,
@@ -29538,9 +29865,11 @@ function decide(p, pWorse, pBetter, options) {
     // The CI must lie wholly on the side of the change, in the direction's terms.
     const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
     const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
-    // A pass is shown, not assumed: the interval's worst end lies inside the floor.
-    const worstWorse = p.direction === 'higher' ? -ciLow : ciHigh;
-    const withinFloor = worstWorse < p.floor;
+    // A pass is shown, not assumed: the worst end of its interval, at the stricter pass level, lies
+    // inside the floor. A fail is shown too: the whole interval lies past the floor (below).
+    const passWorst = p.direction === 'higher' ? -p.passCi[0] : p.passCi[1];
+    const withinFloor = passWorst < p.floor;
+    const pastFloorWorse = p.direction === 'higher' ? ciHigh <= -p.floor : ciLow >= p.floor;
     // An adaptive A/B run spends alpha over its looks; the CI stays at the nominal level (it only adds a condition).
     const alpha = lookAlpha(options.alpha, options.look);
     const significantWorse = pWorse <= alpha && ciWorse;
@@ -29557,7 +29886,16 @@ function decide(p, pWorse, pBetter, options) {
     const noisyAll = decided && options.overlapCheck && !sidesOverlap ? noisySide(p, worse) : undefined;
     const noisy = noisyAll && intervalPastFloor ? noisySide(p, worse, true) : noisyAll;
     const overlapping = sidesOverlap ?? noisy;
-    const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
+    // With runs left out as stalled, a pass rests on a side's fastest runs, and beside a neighbour
+    // that slows about half the runs, every one of a few kept runs can have been slowed by about the
+    // same amount: their bootstrap interval cannot show it. An A/B look that can still add runs does
+    // not stop on such a pass: it takes runs until each such side keeps as many as a
+    // distribution-free interval of a median needs at the pass level (6 at 95%). A single comparison,
+    // or the last look, decides from the runs it has.
+    const keptNeeded = (0,median_interval/* medianIntervalMinSamples */.bt)(passLevel(options.alpha));
+    const canAddRuns = Boolean(options.look && options.look.of > 1 && !options.look.final);
+    const fewKept = canAddRuns && [p.base, p.cur].some((side) => side.stalled.length > 0 && side.kept.length < keptNeeded);
+    const ranFaster = withinFloor && !decided && !fewKept ? baselineRanFaster(p) : undefined;
     // What the row's sentence reads (src/report/row-lines.ts writes it).
     const reading = {
         kind: 'metric',
@@ -29575,9 +29913,15 @@ function decide(p, pWorse, pBetter, options) {
         insufficient = insufficientOf(p, sidesOverlap ? 'sides-overlap' : 'noisy-side', worse, options);
         reading.outcome = sidesOverlap ? 'sides-overlap' : 'noisy-side';
     }
-    else if (significantWorse && worse >= p.floor) {
+    else if (significantWorse && worse >= p.floor && pastFloorWorse) {
         status = 'fail';
         reading.outcome = 'regressed';
+    }
+    else if (significantWorse && worse >= p.floor) {
+        // Significant and past the floor at its median, but the interval reaches inside the floor: a
+        // regression at the floor is not shown (noise of a busy GPU makes such medians by chance).
+        insufficient = insufficientOf(p, 'interval-reaches-inside-floor', worse, options);
+        reading.outcome = 'interval-reaches-inside-floor';
     }
     else if (significantBetter && -worse >= p.floor && !overlapping) {
         status = 'improved';
@@ -29588,8 +29932,13 @@ function decide(p, pWorse, pBetter, options) {
         reading.outcome = 'not-significant';
     }
     else if (!withinFloor) {
-        insufficient = insufficientOf(p, 'interval-reaches-floor', worse, options);
+        insufficient = insufficientOf(p, 'interval-reaches-floor', worse, options, p.passCi);
         reading.outcome = 'interval-reaches-floor';
+    }
+    else if (fewKept) {
+        insufficient = insufficientOf(p, 'too-few-kept', worse, options, p.passCi, keptNeeded);
+        reading.outcome = 'too-few-kept';
+        reading.keptNeeded = keptNeeded;
     }
     else if (ranFaster) {
         insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
@@ -29600,6 +29949,8 @@ function decide(p, pWorse, pBetter, options) {
         if (significantWorse || significantBetter)
             reading.smallChange = true;
     }
+    if (worse < p.floor && status !== 'improved')
+        reading.passInterval = { level: passLevel(options.alpha), ci: p.passCi };
     if (sidesOverlap)
         reading.overlap = sidesOverlap;
     if (noisy)
@@ -31237,7 +31588,7 @@ function reportFromProfile(profile, options) {
         totalKernelNs: profile.totalKernelNs,
         kernels: profile.kernels,
         families: profile.families,
-        metrics: profile.metrics.map(median_interval/* withMedianInterval */.L),
+        metrics: profile.metrics.map(median_interval/* withMedianInterval */.cE),
         utilization: profile.utilization,
         timeline: profile.timeline,
         gpuTimeUtilPercent: profile.gpuTimeUtilPercent,
@@ -32916,7 +33267,7 @@ function deepDiveSection(report, d, h) {
 }
 /** The interval of a median for a report written before metrics carried it. */
 function intervalOf(samples) {
-    return (0,_compare_median_interval_js__WEBPACK_IMPORTED_MODULE_6__/* .withMedianInterval */ .L)({ samples }).ci;
+    return (0,_compare_median_interval_js__WEBPACK_IMPORTED_MODULE_6__/* .withMedianInterval */ .cE)({ samples }).ci;
 }
 function utilizationSection(report, d, h) {
     const out = [];
@@ -33927,10 +34278,16 @@ function metricRowNote(row) {
             notes.push(`beyond the ${floorText} floor but not significant`);
             break;
         case 'interval-reaches-floor': {
-            const worstWorse = row.ci ? (row.direction === 'higher' ? -row.ci[0] : row.ci[1]) : 0;
-            notes.push(`the interval reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
+            const { text, worstWorse } = passReach(row, reading);
+            notes.push(`${text} reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
             break;
         }
+        case 'interval-reaches-inside-floor':
+            notes.push(`${insideFloorText(row)}: a regression at the floor is not shown`);
+            break;
+        case 'too-few-kept':
+            notes.push(fewKeptText(row, reading));
+            break;
         case 'baseline-ran-faster':
             if (reading.baselineFaster)
                 notes.push(baselineFasterText(row, reading.baselineFaster));
@@ -33953,6 +34310,27 @@ function metricRowNote(row) {
     if (reading.sharedGpu && reading.outcome !== 'shared-gpu')
         notes.push(sharedGpuSuffix(reading.sharedGpu).slice(2));
     return notes.length ? notes.join('; ') : undefined;
+}
+/** The interval a pass was judged on, in words, and its worse end (worse-positive): the pass interval when the row holds one, else the row's. */
+function passReach(row, reading) {
+    const pass = reading.passInterval;
+    const ci = pass?.ci ?? row.ci;
+    const worstWorse = ci ? (row.direction === 'higher' ? -ci[0] : ci[1]) : 0;
+    if (!pass || pass.level === reading.level)
+        return { text: 'the interval', worstWorse };
+    return { text: `its ${Math.round(pass.level * 100)}% interval (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(pass.ci[0], pass.ci[1])}, the level a pass needs)`, worstWorse };
+}
+/** `the interval reaches 1.3% worse, inside the 3% floor`: the better end of a regression's interval. */
+function insideFloorText(row) {
+    const bestWorse = row.ci ? (row.direction === 'higher' ? -row.ci[1] : row.ci[0]) : 0;
+    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '');
+    return `the interval reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(bestWorse).replace('+', '')} worse, inside the ${floorText} floor`;
+}
+/** `with runs left out as stalled, a pass rests on the runs kept: 3 baseline and 3 current, fewer than the 6 …` */
+function fewKeptText(row, reading) {
+    const [nBase, nCur] = row.samples ?? [0, 0];
+    const level = Math.round((reading.passInterval?.level ?? 0.95) * 100);
+    return `with runs left out as stalled, a pass rests on the runs kept (${nBase} baseline, ${nCur} current), fewer than the ${reading.keptNeeded ?? '?'} a ${level}% interval of a median needs without assuming a distribution: a neighbour can slow every one of a few runs alike`;
 }
 function driftText(d) {
     return `drift within ${SIDE_TEXT[d.side]}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(d.change)} across ${d.samples} samples (Mann-Kendall ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatP */ .MA)(d.pValue)})`;
@@ -34059,10 +34437,14 @@ function plainMetricSentence(row, reading, ctx) {
         case 'not-significant':
             return `${name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant${decide}`;
         case 'interval-reaches-floor': {
-            const worstWorse = row.direction === 'higher' ? -ciLow : ciHigh;
+            const { text, worstWorse } = passReach(row, reading);
             const hide = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(-worstWorse).replace('−', '');
-            return `${name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out${decide}`;
+            return `${name} undecided (${change}; ${stats}): ${text} reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out${decide}`;
         }
+        case 'interval-reaches-inside-floor':
+            return `${name} looks worse (${change}; ${stats}), but ${insideFloorText(row)}, so a regression at the floor is not shown${decide}`;
+        case 'too-few-kept':
+            return `${name} undecided (${change}; ${stats}): ${fewKeptText(row, reading)}${decide}`;
         case 'baseline-ran-faster': {
             const why = reading.baselineFaster ? baselineFasterText(row, reading.baselineFaster) : 'a baseline run was better than the current median by the floor';
             return `${name} undecided (${change}; ${stats}): ${why}${decide}`;
