@@ -247,6 +247,20 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
     expect(reasons[0]).toMatch(/^decode_tok_s regressed .* samples kept \(\d slowest runs?( and 1 warm-up run)? left out; trimmed t-test\)\), beyond the 3% floor$/);
   });
 
+  it.each(examples)('at an A/B look that can add runs, the same drop adds runs before it fails: a fail on 3 kept runs a side is not shown ($base)', ({ base, head }) => {
+    const first = compare(side(head), side(base), { look: { index: 1, of: 6 } });
+    const decode = row(first.comparison!.rows, 'decode_tok_s');
+    expect(decode.samples).toEqual([3, 3]);
+    expect(decode.status).toBe('insufficient-data');
+    expect(decode.insufficient).toMatchObject({ why: 'too-few-kept', addsRuns: true });
+    // 5 kept runs a side: a 90% interval of a median from order statistics needs 5.
+    expect(decode.reading).toMatchObject({ outcome: 'too-few-kept', keptNeeded: 5, keptFor: 'fail' });
+    expect(metricRowNote(decode)).toMatch(/a fail rests on the runs kept \(3 baseline, 3 current\), fewer than the 5 a 90% interval of a median needs/);
+    expect(first.comparison!.undecided).toContain('decode_tok_s');
+    // The last look fails on the runs it has, as a single comparison does.
+    expect(compare(side(head), side(base), { look: { index: 6, of: 6, final: true } }).verdict).toBe('fail');
+  });
+
   it.each(examples)('A/A: the same base against its own shape at the base level passes ($base)', ({ base, head }) => {
     // The head's runs moved up to the base's level (×1.06): the same stall pattern, no change in code.
     const level = head.map((v) => Number((v * 1.0607).toFixed(1)));

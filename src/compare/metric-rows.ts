@@ -469,6 +469,10 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const keptNeeded = medianIntervalMinSamples(passLevel(options.alpha));
   const canAddRuns = Boolean(options.look && options.look.of > 1 && !options.look.final);
   const fewKept = canAddRuns && [p.base, p.cur].some((side) => side.stalled.length > 0 && side.kept.length < keptNeeded);
+  // A fail rests on the kept runs as much: a look that can add runs does not fail on fewer kept
+  // runs of such a side than an interval of a median needs at the fail level (5 at 90%).
+  const failKeptNeeded = medianIntervalMinSamples(ciLevel(options.alpha));
+  const fewKeptToFail = canAddRuns && [p.base, p.cur].some((side) => side.stalled.length > 0 && side.kept.length < failKeptNeeded);
   const ranFaster = withinFloor && !decided && !fewKept ? baselineRanFaster(p) : undefined;
   // What the row's sentence reads (src/report/row-lines.ts writes it).
   const reading: MetricReading = {
@@ -486,6 +490,11 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
     // Significant and past the floor, yet the sides overlap or the slower one is noisy: not decided.
     insufficient = insufficientOf(p, sidesOverlap ? 'sides-overlap' : 'noisy-side', worse, options);
     reading.outcome = sidesOverlap ? 'sides-overlap' : 'noisy-side';
+  } else if (significantWorse && worse >= p.floor && pastFloorWorse && fewKeptToFail) {
+    insufficient = insufficientOf(p, 'too-few-kept', worse, options, p.ci, failKeptNeeded);
+    reading.outcome = 'too-few-kept';
+    reading.keptNeeded = failKeptNeeded;
+    reading.keptFor = 'fail';
   } else if (significantWorse && worse >= p.floor && pastFloorWorse) {
     status = 'fail';
     reading.outcome = 'regressed';
@@ -507,6 +516,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
     insufficient = insufficientOf(p, 'too-few-kept', worse, options, p.passCi, keptNeeded);
     reading.outcome = 'too-few-kept';
     reading.keptNeeded = keptNeeded;
+    reading.keptFor = 'pass';
   } else if (ranFaster) {
     insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
     reading.outcome = 'baseline-ran-faster';

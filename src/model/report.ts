@@ -197,8 +197,10 @@ export const MetricReadingSchema = z.object({
    * relative changes (absent in older reports and on rows that were not).
    */
   passInterval: z.object({ level: z.number(), ci: z.tuple([z.number(), z.number()]) }).optional(),
-  /** `too-few-kept`: the kept runs a side needs for a pass after runs were left out as stalled (6 at 95%). */
+  /** `too-few-kept`: the kept runs a side needs after runs were left out as stalled (a pass: 6 at 95%; a fail: 5 at 90%). */
   keptNeeded: z.number().int().positive().optional(),
+  /** With `too-few-kept`: the verdict the kept runs were too few to show (a pass at the pass level, a fail at the interval's). */
+  keptFor: z.enum(['pass', 'fail']).optional(),
   /** Runs left out of both sides: slowest (stalls), warm-up. */
   stalled: z.number().int().nonnegative().optional(),
   warmup: z.number().int().nonnegative().optional(),

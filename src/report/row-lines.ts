@@ -211,8 +211,9 @@ function insideFloorText(row: ComparisonRow): string {
 /** `with runs left out as stalled, a pass rests on the runs kept: 3 baseline and 3 current, fewer than the 6 …` */
 function fewKeptText(row: ComparisonRow, reading: MetricReading): string {
   const [nBase, nCur] = row.samples ?? [0, 0];
-  const level = Math.round((reading.passInterval?.level ?? 0.95) * 100);
-  return `with runs left out as stalled, a pass rests on the runs kept (${nBase} baseline, ${nCur} current), fewer than the ${reading.keptNeeded ?? '?'} a ${level}% interval of a median needs without assuming a distribution: a neighbour can slow every one of a few runs alike`;
+  const fail = reading.keptFor === 'fail';
+  const level = Math.round((fail ? reading.level ?? 0.9 : reading.passInterval?.level ?? 0.95) * 100);
+  return `with runs left out as stalled, a ${fail ? 'fail' : 'pass'} rests on the runs kept (${nBase} baseline, ${nCur} current), fewer than the ${reading.keptNeeded ?? '?'} a ${level}% interval of a median needs without assuming a distribution: a neighbour can slow every one of a few runs alike`;
 }
 
 function driftText(d: NonNullable<MetricReading['drift']>[number]): string {
