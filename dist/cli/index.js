@@ -28313,8 +28313,10 @@ const MetricReadingSchema = schemas/* object */.Ikc({
      * relative changes (absent in older reports and on rows that were not).
      */
     passInterval: schemas/* object */.Ikc({ level: schemas/* number */.aig(), ci: schemas/* tuple */.PVZ([schemas/* number */.aig(), schemas/* number */.aig()]) }).optional(),
-    /** `too-few-kept`: the kept runs a side needs for a pass after runs were left out as stalled (6 at 95%). */
+    /** `too-few-kept`: the kept runs a side needs after runs were left out as stalled (a pass: 6 at 95%; a fail: 5 at 90%). */
     keptNeeded: schemas/* number */.aig().int().positive().optional(),
+    /** With `too-few-kept`: the verdict the kept runs were too few to show (a pass at the pass level, a fail at the interval's). */
+    keptFor: schemas/* enum */.k5n(['pass', 'fail']).optional(),
     /** Runs left out of both sides: slowest (stalls), warm-up. */
     stalled: schemas/* number */.aig().int().nonnegative().optional(),
     warmup: schemas/* number */.aig().int().nonnegative().optional(),
@@ -29895,6 +29897,10 @@ function decide(p, pWorse, pBetter, options) {
     const keptNeeded = (0,median_interval/* medianIntervalMinSamples */.bt)(passLevel(options.alpha));
     const canAddRuns = Boolean(options.look && options.look.of > 1 && !options.look.final);
     const fewKept = canAddRuns && [p.base, p.cur].some((side) => side.stalled.length > 0 && side.kept.length < keptNeeded);
+    // A fail rests on the kept runs as much: a look that can add runs does not fail on fewer kept
+    // runs of such a side than an interval of a median needs at the fail level (5 at 90%).
+    const failKeptNeeded = (0,median_interval/* medianIntervalMinSamples */.bt)((0,gate_options/* ciLevel */.Xp)(options.alpha));
+    const fewKeptToFail = canAddRuns && [p.base, p.cur].some((side) => side.stalled.length > 0 && side.kept.length < failKeptNeeded);
     const ranFaster = withinFloor && !decided && !fewKept ? baselineRanFaster(p) : undefined;
     // What the row's sentence reads (src/report/row-lines.ts writes it).
     const reading = {
@@ -29912,6 +29918,12 @@ function decide(p, pWorse, pBetter, options) {
         // Significant and past the floor, yet the sides overlap or the slower one is noisy: not decided.
         insufficient = insufficientOf(p, sidesOverlap ? 'sides-overlap' : 'noisy-side', worse, options);
         reading.outcome = sidesOverlap ? 'sides-overlap' : 'noisy-side';
+    }
+    else if (significantWorse && worse >= p.floor && pastFloorWorse && fewKeptToFail) {
+        insufficient = insufficientOf(p, 'too-few-kept', worse, options, p.ci, failKeptNeeded);
+        reading.outcome = 'too-few-kept';
+        reading.keptNeeded = failKeptNeeded;
+        reading.keptFor = 'fail';
     }
     else if (significantWorse && worse >= p.floor && pastFloorWorse) {
         status = 'fail';
@@ -29939,6 +29951,7 @@ function decide(p, pWorse, pBetter, options) {
         insufficient = insufficientOf(p, 'too-few-kept', worse, options, p.passCi, keptNeeded);
         reading.outcome = 'too-few-kept';
         reading.keptNeeded = keptNeeded;
+        reading.keptFor = 'pass';
     }
     else if (ranFaster) {
         insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
@@ -34329,8 +34342,9 @@ function insideFloorText(row) {
 /** `with runs left out as stalled, a pass rests on the runs kept: 3 baseline and 3 current, fewer than the 6 …` */
 function fewKeptText(row, reading) {
     const [nBase, nCur] = row.samples ?? [0, 0];
-    const level = Math.round((reading.passInterval?.level ?? 0.95) * 100);
-    return `with runs left out as stalled, a pass rests on the runs kept (${nBase} baseline, ${nCur} current), fewer than the ${reading.keptNeeded ?? '?'} a ${level}% interval of a median needs without assuming a distribution: a neighbour can slow every one of a few runs alike`;
+    const fail = reading.keptFor === 'fail';
+    const level = Math.round((fail ? reading.level ?? 0.9 : reading.passInterval?.level ?? 0.95) * 100);
+    return `with runs left out as stalled, a ${fail ? 'fail' : 'pass'} rests on the runs kept (${nBase} baseline, ${nCur} current), fewer than the ${reading.keptNeeded ?? '?'} a ${level}% interval of a median needs without assuming a distribution: a neighbour can slow every one of a few runs alike`;
 }
 function driftText(d) {
     return `drift within ${SIDE_TEXT[d.side]}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(d.change)} across ${d.samples} samples (Mann-Kendall ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatP */ .MA)(d.pValue)})`;
