@@ -2,20 +2,12 @@ import type { BaselineOrigin } from '../../src/model/report.js';
 import { estimateBetweenJobNoise, widenedFloor } from '../../src/compare/between-jobs.js';
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import { accountOf } from '../helpers/gate-lines.js';
+import { decodeSide } from '../helpers/decode-side.js';
 
 const report = (decode: number) => ({ metrics: [{ name: 'decode_tok_s', value: decode }] });
 
 function side(tokS: readonly number[], origin?: BaselineOrigin): GateInput {
-  const sorted = [...tokS].sort((a, b) => a - b);
-  return {
-    metrics: [{ name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', samples: tokS, value: sorted[sorted.length >> 1]! }],
-    kernels: [],
-    families: [],
-    findings: [],
-    utilization: null,
-    environment: { gpuName: 'NVIDIA H200' },
-    ...(origin ? { origin: { origin } } : {}),
-  };
+  return decodeSide(tokS, origin ? { origin: { origin } } : {});
 }
 
 describe('noise between jobs', () => {

@@ -259,6 +259,11 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
     expect(first.comparison!.undecided).toContain('decode_tok_s');
     // The last look fails on the runs it has, as a single comparison does.
     expect(compare(side(head), side(base), { look: { index: 6, of: 6, final: true } }).verdict).toBe('fail');
+    // A change deeper than any run left out as stalled (about −17%) is not what slowed them: a head
+    // three times slower fails at the first look.
+    const third = head.map((v) => Number((v / 3).toFixed(1)));
+    const deep = compare(side(third), side(base), { look: { index: 1, of: 6 } });
+    expect(row(deep.comparison!.rows, 'decode_tok_s').status).toBe('fail');
   });
 
   it.each(examples)('A/A: the same base against its own shape at the base level passes ($base)', ({ base, head }) => {

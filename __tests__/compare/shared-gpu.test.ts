@@ -10,6 +10,7 @@ import { parseGateOptions, parseSharedGpu } from '../../src/compare/gate-options
 import type { GpuSharing } from '../../src/model/gpu-sharing.js';
 import type { ComparisonRow } from '../../src/model/report.js';
 import { linesOf } from '../helpers/gate-lines.js';
+import { decodeSide } from '../helpers/decode-side.js';
 
 /** The neighbour as the sampler records it in a container: a host pid listed before the run started. */
 const NEIGHBOUR = { pid: 4194000, evidence: 'listed-before' as const, device: 0, samples: 6, maxSmPercent: 88, maxMemoryBytes: 9663676416 };
@@ -29,16 +30,7 @@ function sharing(n: number, shared: readonly number[], placed = true): GpuSharin
 }
 
 function side(tokS: readonly number[], gpuSharing?: GpuSharing): GateInput {
-  const sorted = [...tokS].sort((a, b) => a - b);
-  return {
-    metrics: [{ name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', samples: tokS, value: sorted[sorted.length >> 1]! }],
-    kernels: [],
-    families: [],
-    findings: [],
-    utilization: null,
-    environment: { gpuName: 'NVIDIA H200' },
-    ...(gpuSharing ? { gpuSharing } : {}),
-  };
+  return decodeSide(tokS, gpuSharing ? { gpuSharing } : {});
 }
 const decodeRow = (rows: readonly ComparisonRow[]) => rows.find((r) => r.metric === 'decode_tok_s')!;
 
