@@ -29898,9 +29898,12 @@ function decide(p, pWorse, pBetter, options) {
     const canAddRuns = Boolean(options.look && options.look.of > 1 && !options.look.final);
     const fewKept = canAddRuns && [p.base, p.cur].some((side) => side.stalled.length > 0 && side.kept.length < keptNeeded);
     // A fail rests on the kept runs as much: a look that can add runs does not fail on fewer kept
-    // runs of such a side than an interval of a median needs at the fail level (5 at 90%).
+    // runs of such a side than an interval of a median needs at the fail level (5 at 90%), while the
+    // change is no larger than the deepest run left out as stalled (what slowed those runs could have
+    // slowed all the few kept ones alike; a change beyond it, it could not).
     const failKeptNeeded = (0,median_interval/* medianIntervalMinSamples */.bt)((0,gate_options/* ciLevel */.Xp)(options.alpha));
-    const fewKeptToFail = canAddRuns && [p.base, p.cur].some((side) => side.stalled.length > 0 && side.kept.length < failKeptNeeded);
+    const stallDepth = Math.max(0, ...[p.base, p.cur].flatMap((side) => side.outliers.map((run) => Math.abs(run.change))));
+    const fewKeptToFail = canAddRuns && worse <= stallDepth && [p.base, p.cur].some((side) => side.stalled.length > 0 && side.kept.length < failKeptNeeded);
     const ranFaster = withinFloor && !decided && !fewKept ? baselineRanFaster(p) : undefined;
     // What the row's sentence reads (src/report/row-lines.ts writes it).
     const reading = {
