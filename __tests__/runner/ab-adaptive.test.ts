@@ -42,19 +42,21 @@ describe('adaptive A/B', () => {
     expect(stderr).toBe('');
     expect(stdout).toContain('adaptive    while a gated metric is undecided, up to 2 more ABBA pairs (max-runs 7 per side), alpha spent over the looks');
     expect(code).toBe(1);
-    // 3 planned runs ABBA, then one pair base, head, head, base.
-    expect(readFileSync(join(work, 'order.log'), 'utf8').trim().split('\n')).toEqual(['base', 'head', 'head', 'base', 'base', 'head', 'base', 'head', 'head', 'base']);
+    // 3 planned runs ABBA, then two pairs base, head, head, base.
+    expect(readFileSync(join(work, 'order.log'), 'utf8').trim().split('\n')).toEqual(['base', 'head', 'head', 'base', 'base', 'head', 'base', 'head', 'head', 'base', 'base', 'head', 'head', 'base']);
     const head = JSON.parse(readFileSync(join(work, 'head', 'o', 'report.json'), 'utf8')) as Report;
     const decode = head.comparison!.rows.find((r) => r.metric === 'decode_tok_s')!;
-    // Look 1 (3 vs 3, the stall kept: a side of 3 keeps every run) is undecided; look 2 (the stall
-    // left out, and the head's slowest run with it: 4 vs 4 runs 6% apart against ±0.1%, trimmed t
-    // far below its alpha) fails, and being the last look it tests at what look 1 left (0.01).
-    expect(head.comparison!.look).toMatchObject({ index: 2, of: 3, final: true });
+    // Look 1 (3 vs 3, the stall kept: a side of 3 keeps every run) is undecided. Look 2 (the stall
+    // left out, and the head's slowest run with it: 4 vs 4 runs 6% apart) would fail, but 4 kept runs
+    // are fewer than the 5 a 90% interval of a median needs, and the change (−6%) is no deeper than
+    // the stalled run (−15%): it adds a pair. Look 3, the last (6 vs 6 kept), fails at what the
+    // earlier looks left of alpha.
+    expect(head.comparison!.look).toMatchObject({ index: 3, of: 3, final: true });
     expect(decode.status).toBe('fail');
-    expect(decode.samples).toEqual([4, 4]);
+    expect(decode.samples).toEqual([6, 6]);
     expect(decode.leftOut).toEqual([1, 1]);
-    expect(metricRowNote(decode)).toMatch(/left out baseline run 3: −15\.\d% as stalled, beside 4 runs/);
-    expect(accountOf(head)[0]).toMatch(/decode_tok_s regressed .*at look 2 of 3, the last \(alpha 0\.01\)/);
+    expect(metricRowNote(decode)).toMatch(/left out baseline run 3: −15\.\d% as stalled, beside 6 runs/);
+    expect(accountOf(head)[0]).toMatch(/decode_tok_s regressed .*at look 3 of 3, the last \(alpha 0\.005\)/);
   }, 60_000);
 
   it('a job that adds no run after its first look reads its samples as analyze does (one verdict for one set of samples)', async () => {
