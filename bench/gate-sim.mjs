@@ -841,7 +841,9 @@ async function neighbourTable(opts) {
       const { base, cur, job, slowed } = draw(random, 15, effect, false, t);
       const max = Math.min(15, base.length, cur.length);
       const looks = lookSchedule(5, max);
-      const at = (k) => [side(cur.slice(0, k), withSeen ? slowed.cur.slice(0, k) : undefined), side(base.slice(0, k), withSeen ? slowed.base.slice(0, k) : undefined)];
+      // withSeen: the runs the model slowed flagged as shared ('slowed'), or every run ('all').
+      const flags = (runs, hit) => (withSeen === 'all' ? runs.map(() => true) : withSeen ? hit : undefined);
+      const at = (k) => [side(cur.slice(0, k), flags(cur.slice(0, k), slowed?.cur.slice(0, k))), side(base.slice(0, k), flags(base.slice(0, k), slowed?.base.slice(0, k)))];
       let k = 0;
       for (; k < looks.length; k += 1) {
         const result = compare(...at(looks[k]), { ...opts.gateOptions, seed: bootSeed(t), look: { index: k + 1, of: looks.length } });
@@ -871,6 +873,9 @@ async function neighbourTable(opts) {
       const seenAa = adaptive(draw, 0, opts.trialsAA, aaSeed, null, true);
       const seenAb = adaptive(draw, 0.05, opts.trialsAB, abSeed, null, true);
       lines.push(`| ${SEEN} | 15 | ${cell(seenAa.c)} | ${cell(seenAb.c)} | ${seenAb.meanRuns.toFixed(1)} |`);
+      const allAa = adaptive(draw, 0, opts.trialsAA, aaSeed, null, 'all');
+      const allAb = adaptive(draw, 0.05, opts.trialsAB, abSeed, null, 'all');
+      lines.push(`| ${SEEN_ALL} | 15 | ${cell(allAa.c)} | ${cell(allAb.c)} | ${allAb.meanRuns.toFixed(1)} |`);
     }
   }
   const inOrder = (list, headOf) => (_random, _n, _effect, _ordered, t) => ({ base: list[t].base, cur: headOf(list[t]) });
