@@ -33,6 +33,16 @@ describe('gpuSharingOf', () => {
     expect(buildProfile([console_(800), recording([neighbour(1)])]).notices.filter((n) => n.code === 'gpu-shared')).toEqual([]);
   });
 
+  it('says when a GPU recording listed no process (a backend that cannot, or a listing that failed): a neighbour there is not seen', () => {
+    const unlisted = capture({ source: { path: 'old.gpu.jsonl', format: 'gpu-snapshot-jsonl' } });
+    const failed = capture({ source: { path: 'failed.gpu.jsonl', format: 'gpu-snapshot-jsonl' }, gpuProcesses: { listedSamples: 0, samples: 5, neighbours: [], unknownPids: [] } });
+    const said = buildProfile([console_(800), unlisted, console_(801), failed, console_(802), recording([])]).notices.filter((n) => n.code === 'gpu-processes-unlisted');
+    expect(said).toHaveLength(1);
+    expect(said[0]!.message).toMatch(/^2 GPU recordings listed no GPU process \(old\.gpu\.jsonl, failed\.gpu\.jsonl\)/);
+    // Recordings that listed processes say nothing of the kind.
+    expect(buildProfile([console_(800), recording([])]).notices.filter((n) => n.code === 'gpu-processes-unlisted')).toEqual([]);
+  });
+
   it('a listed process counts only once busy: an idle CUDA context (0-1 % SM) does not; one whose SM use is unreadable does', () => {
     const idle = { ...neighbour(8), maxSmPercent: 1 };
     const busy = { ...neighbour(8), maxSmPercent: 2 };

@@ -144,6 +144,13 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
   }
   // Each report is summarised as soon as it is read, and the report dropped.
   const found = request.inputs.length ? await findReportFiles(request.inputs) : [];
+  // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
+  const firstSeen = (input: DashboardInput): HistorySummary | undefined => {
+    const summary = dashboardSummary(input);
+    if (store.ids.has(summary.id)) return undefined;
+    store.ids.add(summary.id);
+    return summary;
+  };
   async function* newSummaries(): AsyncGenerator<HistorySummary> {
     for (const file of found) {
       let input: DashboardInput;
@@ -154,18 +161,13 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
         skipped.push({ source: file.path, reason: error.expected });
         continue;
       }
-      const summary = dashboardSummary(input);
-      // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
-      if (store.ids.has(summary.id)) continue;
-      store.ids.add(summary.id);
-      yield summary;
+      const summary = firstSeen(input);
+      if (summary) yield summary;
     }
     for (const [i, input] of downloaded.entries()) {
       downloaded[i] = undefined as unknown as DashboardInput;
-      const summary = dashboardSummary(input);
-      if (store.ids.has(summary.id)) continue;
-      store.ids.add(summary.id);
-      yield summary;
+      const summary = firstSeen(input);
+      if (summary) yield summary;
     }
   }
   let fresh: DashboardInput[];

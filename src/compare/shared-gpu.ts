@@ -127,7 +127,10 @@ export function applySharedGpu(current: GateInput, baseline: GateInput, metrics:
 
   // The gated metrics whose clean runs are enough on both sides: compared again together, so the
   // correction across metrics stays as it was.
-  const clean = new Map<string, { base: { samples: number[]; leftOut: number }; cur: { samples: number[]; leftOut: number } }>();
+  // Each gated metric's runs told apart on both sides (placed), and those with enough clean runs.
+  type Kept = { samples: number[]; leftOut: number };
+  const placed = new Map<string, { base: Kept; cur: Kept }>();
+  const clean = new Map<string, { base: Kept; cur: Kept }>();
   if (options.sharedGpu === 'refuse') {
     for (const { row } of metrics.rows) {
       const base = baseByName.get(row.metric);
@@ -135,7 +138,9 @@ export function applySharedGpu(current: GateInput, baseline: GateInput, metrics:
       if (!isGated(row) || !base || !cur) continue;
       const b = cleanSamples(base, baseline.gpuSharing);
       const c = cleanSamples(cur, current.gpuSharing);
-      if (b && c && b.samples.length >= options.minSamples && c.samples.length >= options.minSamples) clean.set(row.metric, { base: b, cur: c });
+      if (!b || !c) continue;
+      placed.set(row.metric, { base: b, cur: c });
+      if (b.samples.length >= options.minSamples && c.samples.length >= options.minSamples) clean.set(row.metric, { base: b, cur: c });
     }
   }
   const withClean = (list: readonly GateMetric[], side: 'base' | 'cur') =>
@@ -175,8 +180,8 @@ export function applySharedGpu(current: GateInput, baseline: GateInput, metrics:
     if (againstSharing(row.status, sides, sides[0]?.side === 'baseline' ? current.gpuSharing : baseline.gpuSharing)) {
       return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('against-sharing') } } };
     }
-    const placed = cleanSamples(base, baseline.gpuSharing) !== undefined && cleanSamples(cur, current.gpuSharing) !== undefined;
-    return refused(row, { ...sharedGpu('refused'), refusedFor: placed ? 'too-few-clean-runs' : 'runs-not-told-apart' }, base, cur, placed, options);
+    const told = placed.has(row.metric);
+    return refused(row, { ...sharedGpu('refused'), refusedFor: told ? 'too-few-clean-runs' : 'runs-not-told-apart' }, base, cur, told, options);
   });
   const recomputed = new Set(clean.keys());
   return {

@@ -44,6 +44,7 @@ export const NOTICE_CODES = {
   // Inputs taken together (pipeline/)
   'gpu-shared': 'another process used the GPU during measured runs (the gate decides without them, or not at all)',
   'gpu-process-unplaced': "the GPU listed pids this namespace cannot see after a run started: the job's own or another's",
+  'gpu-processes-unlisted': "GPU recordings that could not list the GPU's processes: another process on the GPU would not be seen there",
   'workload-lines-not-read': "a table capture also holds the workload's metric lines (a console log); they are not read with its tables",
   'unreadable-input': 'an input could not be read and was skipped (not --strict)',
   'same-run-counted-once': 'inputs recording the same kernel launches were set aside so the run counts once',

@@ -42,7 +42,7 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
   }
   const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
   const gpuSharing = gpuSharingOf(allCaptures);
-  notices.push(...sharingNotices(gpuSharing));
+  notices.push(...sharingNotices(gpuSharing), ...unlistedNotices(allCaptures));
 
   return {
     sources: allCaptures.map((c) => c.source),
@@ -82,6 +82,19 @@ function sharingNotices(sharing: GpuSharing | null): Notice[] {
     notices.push({ code: 'gpu-process-unplaced', severity: 'info', message: `the GPU listed pid${unplaced.length === 1 ? '' : 's'} ${unplaced.slice(0, 5).join(', ')} that this pid namespace cannot see, first after a run's command started: the job's own (a container sees host pids) or another's; not counted as another's` });
   }
   return notices;
+}
+
+/**
+ * GPU recordings that list no process in any sample (a backend that cannot, a sampler before
+ * version 2, or a listing that failed throughout): a neighbour there is not seen, which is said
+ * rather than read as a GPU the job had to itself.
+ */
+function unlistedNotices(captures: readonly Capture[]): Notice[] {
+  const unlisted = captures.filter((c) => c.source.format === 'gpu-snapshot-jsonl' && (c.gpuProcesses?.listedSamples ?? 0) === 0);
+  if (!unlisted.length) return [];
+  const paths = unlisted.slice(0, 3).map((c) => c.source.path).join(', ');
+  const more = unlisted.length > 3 ? ` and ${unlisted.length - 3} more` : '';
+  return [{ code: 'gpu-processes-unlisted', severity: 'info', message: `${unlisted.length} GPU recording${unlisted.length === 1 ? '' : 's'} listed no GPU process (${paths}${more}): another process on the GPU would not be seen there, and the gate judges those runs by their times alone` }];
 }
 
 /**
