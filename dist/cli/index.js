@@ -6179,6 +6179,14 @@ async function buildDashboard(request) {
     }
     // Each report is summarised as soon as it is read, and the report dropped.
     const found = request.inputs.length ? await reports_findReportFiles(request.inputs) : [];
+    // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
+    const firstSeen = (input) => {
+        const summary = dashboardSummary(input);
+        if (store.ids.has(summary.id))
+            return undefined;
+        store.ids.add(summary.id);
+        return summary;
+    };
     async function* newSummaries() {
         for (const file of found) {
             let input;
@@ -6191,20 +6199,15 @@ async function buildDashboard(request) {
                 skipped.push({ source: file.path, reason: error.expected });
                 continue;
             }
-            const summary = dashboardSummary(input);
-            // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
-            if (store.ids.has(summary.id))
-                continue;
-            store.ids.add(summary.id);
-            yield summary;
+            const summary = firstSeen(input);
+            if (summary)
+                yield summary;
         }
         for (const [i, input] of downloaded.entries()) {
             downloaded[i] = undefined;
-            const summary = dashboardSummary(input);
-            if (store.ids.has(summary.id))
-                continue;
-            store.ids.add(summary.id);
-            yield summary;
+            const summary = firstSeen(input);
+            if (summary)
+                yield summary;
         }
     }
     let fresh;
@@ -27975,6 +27978,7 @@ const NOTICE_CODES = {
     // Inputs taken together (pipeline/)
     'gpu-shared': 'another process used the GPU during measured runs (the gate decides without them, or not at all)',
     'gpu-process-unplaced': "the GPU listed pids this namespace cannot see after a run started: the job's own or another's",
+    'gpu-processes-unlisted': "GPU recordings that could not list the GPU's processes: another process on the GPU would not be seen there",
     'workload-lines-not-read': "a table capture also holds the workload's metric lines (a console log); they are not read with its tables",
     'unreadable-input': 'an input could not be read and was skipped (not --strict)',
     'same-run-counted-once': 'inputs recording the same kernel launches were set aside so the run counts once',
@@ -29262,7 +29266,7 @@ function buildProfile(allCaptures, classify = (0,classify_classify/* createClass
     }
     const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
     const gpuSharing = gpuSharingOf(allCaptures);
-    notices.push(...sharingNotices(gpuSharing));
+    notices.push(...sharingNotices(gpuSharing), ...unlistedNotices(allCaptures));
     return {
         sources: allCaptures.map((c) => c.source),
         environment: mergeEnvironment(captures),
@@ -29298,6 +29302,19 @@ function sharingNotices(sharing) {
         notices.push({ code: 'gpu-process-unplaced', severity: 'info', message: `the GPU listed pid${unplaced.length === 1 ? '' : 's'} ${unplaced.slice(0, 5).join(', ')} that this pid namespace cannot see, first after a run's command started: the job's own (a container sees host pids) or another's; not counted as another's` });
     }
     return notices;
+}
+/**
+ * GPU recordings that list no process in any sample (a backend that cannot, a sampler before
+ * version 2, or a listing that failed throughout): a neighbour there is not seen, which is said
+ * rather than read as a GPU the job had to itself.
+ */
+function unlistedNotices(captures) {
+    const unlisted = captures.filter((c) => c.source.format === 'gpu-snapshot-jsonl' && (c.gpuProcesses?.listedSamples ?? 0) === 0);
+    if (!unlisted.length)
+        return [];
+    const paths = unlisted.slice(0, 3).map((c) => c.source.path).join(', ');
+    const more = unlisted.length > 3 ? ` and ${unlisted.length - 3} more` : '';
+    return [{ code: 'gpu-processes-unlisted', severity: 'info', message: `${unlisted.length} GPU recording${unlisted.length === 1 ? '' : 's'} listed no GPU process (${paths}${more}): another process on the GPU would not be seen there, and the gate judges those runs by their times alone` }];
 }
 /**
  * Each GPU recording that listed the GPU's processes is one measured run, in input order. A metric's
@@ -30119,8 +30136,7 @@ function applySharedGpu(current, baseline, metrics, options) {
         return metrics;
     const baseByName = new Map(baseline.metrics.map((m) => [m.name, m]));
     const curByName = new Map(current.metrics.map((m) => [m.name, m]));
-    // The gated metrics whose clean runs are enough on both sides: compared again together, so the
-    // correction across metrics stays as it was.
+    const placed = new Map();
     const clean = new Map();
     if (options.sharedGpu === 'refuse') {
         for (const { row } of metrics.rows) {
@@ -30130,7 +30146,10 @@ function applySharedGpu(current, baseline, metrics, options) {
                 continue;
             const b = cleanSamples(base, baseline.gpuSharing);
             const c = cleanSamples(cur, current.gpuSharing);
-            if (b && c && b.samples.length >= options.minSamples && c.samples.length >= options.minSamples)
+            if (!b || !c)
+                continue;
+            placed.set(row.metric, { base: b, cur: c });
+            if (b.samples.length >= options.minSamples && c.samples.length >= options.minSamples)
                 clean.set(row.metric, { base: b, cur: c });
         }
     }
@@ -30170,8 +30189,8 @@ function applySharedGpu(current, baseline, metrics, options) {
         if (againstSharing(row.status, sides, sides[0]?.side === 'baseline' ? current.gpuSharing : baseline.gpuSharing)) {
             return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('against-sharing') } } };
         }
-        const placed = cleanSamples(base, baseline.gpuSharing) !== undefined && cleanSamples(cur, current.gpuSharing) !== undefined;
-        return refused(row, { ...sharedGpu('refused'), refusedFor: placed ? 'too-few-clean-runs' : 'runs-not-told-apart' }, base, cur, placed, options);
+        const told = placed.has(row.metric);
+        return refused(row, { ...sharedGpu('refused'), refusedFor: told ? 'too-few-clean-runs' : 'runs-not-told-apart' }, base, cur, told, options);
     });
     const recomputed = new Set(clean.keys());
     return {
