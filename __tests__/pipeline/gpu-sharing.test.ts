@@ -34,8 +34,9 @@ describe('gpuSharingOf', () => {
   });
 
   it('says when a GPU recording listed no process (a backend that cannot, or a listing that failed): a neighbour there is not seen', () => {
-    const unlisted = capture({ source: { path: 'old.gpu.jsonl', format: 'gpu-snapshot-jsonl' } });
-    const failed = capture({ source: { path: 'failed.gpu.jsonl', format: 'gpu-snapshot-jsonl' }, gpuProcesses: { listedSamples: 0, samples: 5, neighbours: [], unknownPids: [] } });
+    const utilization = [{ t: 0, device: 0, gpuPercent: 90 }];
+    const unlisted = capture({ source: { path: 'old.gpu.jsonl', format: 'gpu-snapshot-jsonl' }, utilization });
+    const failed = capture({ source: { path: 'failed.gpu.jsonl', format: 'gpu-snapshot-jsonl' }, utilization, gpuProcesses: { listedSamples: 0, samples: 5, neighbours: [], unknownPids: [] } });
     const said = buildProfile([console_(800), unlisted, console_(801), failed, console_(802), recording([])]).notices.filter((n) => n.code === 'gpu-processes-unlisted');
     expect(said).toHaveLength(1);
     expect(said[0]!.message).toMatch(/^2 GPU recordings listed no GPU process \(old\.gpu\.jsonl, failed\.gpu\.jsonl\)/);
