@@ -29304,12 +29304,12 @@ function sharingNotices(sharing) {
     return notices;
 }
 /**
- * GPU recordings that list no process in any sample (a backend that cannot, a sampler before
- * version 2, or a listing that failed throughout): a neighbour there is not seen, which is said
- * rather than read as a GPU the job had to itself.
+ * GPU utilization recordings that list no process in any sample (a sampler or tool that cannot,
+ * or a listing that failed throughout): a neighbour there is not seen, which is said rather than
+ * read as a GPU the job had to itself.
  */
 function unlistedNotices(captures) {
-    const unlisted = captures.filter((c) => c.source.format === 'gpu-snapshot-jsonl' && (c.gpuProcesses?.listedSamples ?? 0) === 0);
+    const unlisted = captures.filter((c) => c.utilization.length > 0 && (c.gpuProcesses?.listedSamples ?? 0) === 0);
     if (!unlisted.length)
         return [];
     const paths = unlisted.slice(0, 3).map((c) => c.source.path).join(', ');
