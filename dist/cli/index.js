@@ -2491,6 +2491,14 @@ function v3ToV4(data) {
 function v4ToV5(data) {
     return { ...data, schemaVersion: 5 };
 }
+/**
+ * Version 6 judges a failure under a GPU shared on both sides again at the pass level, and records
+ * it (`sharedGpu.failCheck`, `refusedFor: 'fail-not-shown'`), which a version-5 reader would refuse.
+ * A version-5 report has neither: it reads unchanged.
+ */
+function v5ToV6(data) {
+    return { ...data, schemaVersion: 6 };
+}
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 const MIGRATIONS = {
     0: v0ToV1,
@@ -2498,6 +2506,7 @@ const MIGRATIONS = {
     2: v2ToV3,
     3: v3ToV4,
     4: v4ToV5,
+    5: v5ToV6,
 };
 /** A report of a version before the decision was recorded: validated without it, then given one from its rows. */
 const UNDECIDED_REPORT = model_report/* ReportSchema */.M9.omit({ decision: true });
@@ -28158,7 +28167,7 @@ const ProfileSchema = schemas/* object */.Ikc({
 
 
 
-const REPORT_SCHEMA_VERSION = 5;
+const REPORT_SCHEMA_VERSION = 6;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 const REPORT_FILE = 'report.json';
 const SeveritySchema = schemas/* enum */.k5n(['info', 'warning', 'error']);
@@ -28274,7 +28283,8 @@ const StallSideSchema = schemas/* object */.Ikc({
 /**
  * A gated metric whose runs another process shared the GPU with (schema 5; src/compare/shared-gpu.ts):
  * what the gate did (`clean-runs`: decided on the runs the sharing left alone, the others left out;
- * `fail-both-sides`: a failure kept, the sharing alike on both sides; `against-sharing`: a failure
+ * `fail-both-sides`: a failure kept, the sharing alike on both sides and the failure shown at the
+ * pass level (`failCheck`); `against-sharing`: a failure
  * with only the baseline shared, or an improvement with only the current (a neighbour only slows the
  * runs it shares, so it worked against the change found); `refused`: undecided;
  * `ignored`: decided on every run, as shared-gpu ignore says), the row's status on every run (and
@@ -28285,8 +28295,24 @@ const StallSideSchema = schemas/* object */.Ikc({
 const SharedGpuReadingSchema = schemas/* object */.Ikc({
     action: schemas/* enum */.k5n(['clean-runs', 'fail-both-sides', 'against-sharing', 'refused', 'ignored']),
     allRuns: RowStatusSchema,
-    /** Refused: why the shared runs were not left out: too few runs remain on a side without them, or the runs' samples are not told apart. */
-    refusedFor: schemas/* enum */.k5n(['too-few-clean-runs', 'runs-not-told-apart']).optional(),
+    /** Refused: why: too few runs remain on a side without the shared ones, the runs' samples are not told apart, or (schema 6) a failure under sharing on both sides is not shown at the pass level (`failCheck`). */
+    refusedFor: schemas/* enum */.k5n(['too-few-clean-runs', 'runs-not-told-apart', 'fail-not-shown']).optional(),
+    /**
+     * A failure with the sharing alike on both sides (schema 6), judged again as a pass is: `shown`
+     * when the comparison at the pass `level` (its interval `ci`, its `status`) fails too, each side
+     * keeps `keptNeeded` runs or more (`kept`: baseline, current), and it is not an A/B look that can
+     * still add runs (`waitsForLastLook`). Not shown: refused, `fail-not-shown`.
+     */
+    failCheck: schemas/* object */.Ikc({
+        shown: schemas/* boolean */.zMY(),
+        level: schemas/* number */.aig().gt(0).lt(1),
+        ci: schemas/* tuple */.PVZ([schemas/* number */.aig(), schemas/* number */.aig()]).nullable(),
+        status: RowStatusSchema,
+        kept: schemas/* tuple */.PVZ([schemas/* number */.aig().int().nonnegative(), schemas/* number */.aig().int().nonnegative()]),
+        keptNeeded: schemas/* number */.aig().int().positive(),
+        waitsForLastLook: schemas/* boolean */.zMY(),
+    })
+        .optional(),
     sides: schemas/* array */.YOg(schemas/* object */.Ikc({
         side: SideSchema,
         runs: schemas/* array */.YOg(schemas/* number */.aig().int().positive()),
@@ -30028,12 +30054,16 @@ function decide(p, pWorse, pBetter, options) {
  *   sharing left alone, when each run's samples are known and enough clean runs remain on both
  *   sides (minSamples); the runs left out are named. Otherwise it is undecided (insufficient-data,
  *   why `shared-gpu`), except a failure seen under sharing alike on both sides (each side's share of
- *   shared runs within ALIKE_SHARE of the other's), which stands: a neighbour on both sides does not
- *   make one side slower; and a change found against the sharing (a failure with only the baseline
- *   shared, an improvement with only the current), which a neighbour can only have made smaller.
+ *   shared runs within ALIKE_SHARE of the other's), which stands when it is shown as a pass is (its
+ *   interval at the pass level wholly past the floor, on as many kept runs a side as a 90% interval
+ *   of a median needs): a neighbour on both sides does not make one side slower, but it can slow
+ *   every run of one side by chance; and a change found against the sharing (a failure with only the
+ *   baseline shared, an improvement with only the current), which a neighbour can only have made smaller.
  * - with `shared-gpu: ignore`, every row stands as decided on all runs, and the sharing is named.
  * Rows of a metric no side saw sharing for are untouched. Pure; the rows come from compareMetrics.
  */
+
+
 
 
 
@@ -30103,23 +30133,45 @@ function againstSharing(status, sides, unshared) {
     const seenClean = Boolean(unshared?.runs.length && unshared.runs.every((run) => run.listed));
     return seenClean && ((status === 'fail' && only === 'baseline') || (status === 'improved' && only === 'current'));
 }
+/**
+ * A failure under a neighbour on both sides, judged again as a pass is judged: the comparison at the
+ * pass level (`strict`, compareMetrics at alpha / 2, so its interval is the pass level's) must fail
+ * too, each side must keep as many runs as a distribution-free 90% interval of a median needs (5),
+ * and an A/B decides it at its last look, on every run it can take. A neighbour that slows about
+ * half the runs slows every run of one side now and then (bench/README.md, "A failure under a
+ * neighbour on both sides"): a few such runs look like a change of code, and each look of an A/B is
+ * another chance of such luck.
+ */
+function failCheckOf(strictRow, options) {
+    const kept = strictRow?.samples ? [strictRow.samples[0], strictRow.samples[1]] : [0, 0];
+    const keptNeeded = (0,median_interval/* medianIntervalMinSamples */.bt)((0,gate_options/* ciLevel */.Xp)(options.alpha));
+    const waitsForLastLook = canAddRuns(options);
+    const shown = !waitsForLastLook && strictRow?.status === 'fail' && Math.min(...kept) >= keptNeeded;
+    return { shown, level: passLevel(options.alpha), ci: strictRow?.ci ?? null, status: strictRow?.status ?? 'insufficient-data', kept, keptNeeded, waitsForLastLook };
+}
 /** Worse-positive bound of the interval: the largest regression it allows (null without one). */
 function couldHide(row) {
     if (!row.ci)
         return null;
     return row.direction === 'lower' ? row.ci[1] : -row.ci[0];
 }
-/** The row undecided for the sharing: its numbers kept, the sharing as the reason. */
-function refused(row, sharedGpu, base, cur, placed, options) {
-    // An A/B look that is not the last adds runs: where runs are told apart, clean ones may then be enough.
-    const addsRuns = placed && Boolean(options.look && options.look.of > 1 && !options.look.final);
+/** An A/B look that is not the last: it can still add runs. */
+function canAddRuns(options) {
+    return Boolean(options.look && options.look.of > 1 && !options.look.final);
+}
+/**
+ * The row undecided for the sharing: its numbers kept, the sharing as the reason. `moreRunsHelp`:
+ * more runs may decide it (clean runs, where runs are told apart; or a failure's last look).
+ */
+function refused(row, sharedGpu, base, cur, moreRunsHelp, options) {
+    const addsRuns = moreRunsHelp && canAddRuns(options);
     const insufficient = row.insufficient
         ? { ...row.insufficient, why: 'shared-gpu', runsPerSide: null, addsRuns, quieterRunner: true }
         : { why: 'shared-gpu', noise: [(0,statistics/* relativeRobustSd */.dr)(base.samples), (0,statistics/* relativeRobustSd */.dr)(cur.samples)], couldHide: couldHide(row), runsPerSide: null, addsRuns, quieterRunner: true };
     const reading = row.reading?.kind === 'metric' ? row.reading : { kind: 'metric' };
     return {
         row: { ...row, status: 'insufficient-data', insufficient, reading: { ...reading, outcome: 'shared-gpu', sharedGpu } },
-        ...(placed ? { undecided: true } : {}),
+        ...(moreRunsHelp ? { undecided: true } : {}),
     };
 }
 /** A gated metric's row on both sides: the ones sharing can change. */
@@ -30159,6 +30211,8 @@ function applySharedGpu(current, baseline, metrics, options) {
     });
     const again = clean.size ? compareMetrics(withClean(current.metrics, 'cur'), withClean(baseline.metrics, 'base'), options) : undefined;
     const againByName = new Map((again?.rows ?? []).map((r) => [r.row.metric, r]));
+    // The comparison at the pass level, made once when a failure under sharing on both sides needs it.
+    let strict;
     const rows = metrics.rows.map((gated) => {
         const { row } = gated;
         const base = baseByName.get(row.metric);
@@ -30184,7 +30238,11 @@ function applySharedGpu(current, baseline, metrics, options) {
             };
         }
         if (row.status === 'fail' && alikeOnBothSides(current.gpuSharing, baseline.gpuSharing)) {
-            return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('fail-both-sides') } } };
+            strict ??= new Map(compareMetrics(current.metrics, baseline.metrics, { ...options, alpha: options.alpha / 2 }).rows.map((r) => [r.row.metric, r.row]));
+            const failCheck = failCheckOf(strict.get(row.metric), options);
+            if (failCheck.shown)
+                return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: { ...sharedGpu('fail-both-sides'), failCheck } } } };
+            return refused(row, { ...sharedGpu('refused'), refusedFor: 'fail-not-shown', failCheck }, base, cur, true, options);
         }
         if (againstSharing(row.status, sides, sides[0]?.side === 'baseline' ? current.gpuSharing : baseline.gpuSharing)) {
             return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('against-sharing') } } };
@@ -34400,7 +34458,7 @@ function sharedGpuSuffix(shared) {
         case 'clean-runs':
             return `; decided on the runs the GPU was not shared in: left out the runs another process used it during (${who})`;
         case 'fail-both-sides':
-            return `; the GPU was shared on both sides alike (${who}), so the failure stands`;
+            return `; the GPU was shared on both sides alike (${who}), so the failure stands${shared.failCheck ? `, shown at the ${levelText(shared.failCheck.level)} level too (${failCheckCi(shared.failCheck)}, ${shared.failCheck.kept[0]} vs ${shared.failCheck.kept[1]} runs kept)` : ''}`;
         case 'against-sharing':
             return `; the GPU was shared on the ${shared.sides.map((side) => SIDE_TEXT[side.side]).join(' and ')} side only (${who}), which a neighbour can only have made slower: the change stands`;
         case 'ignored':
@@ -34432,11 +34490,34 @@ function statsText(row, reading, ctx) {
     return `${level}% CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(ciLow, ciHigh)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatP */ .MA)(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
 }
 const ALL_RUNS_WORD = { fail: 'failed', warn: 'warned', 'insufficient-data': 'been undecided', improved: 'improved', pass: 'passed', info: 'been noted' };
+/** `95%` */
+function levelText(level) {
+    return `${Math.round(level * 100)}%`;
+}
+function failCheckCi(check) {
+    return check.ci ? `CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(check.ci[0], check.ci[1])}` : 'no interval';
+}
+/** Why a failure under sharing on both sides is not shown: what the pass level said, or the runs kept. */
+function failNotShownText(row, check) {
+    const rule = `on both sides alike, where a failure must also hold at the ${levelText(check.level)} level on at least ${check.keptNeeded} kept runs a side, at the A/B's last look (a neighbour can slow every run of one side alike)`;
+    const pastFloor = check.ci !== null && row.threshold !== null && (row.direction === 'higher' ? check.ci[1] <= -row.threshold : check.ci[0] >= row.threshold);
+    const reachesInside = check.ci !== null && row.threshold !== null && !pastFloor ? `, which reaches inside the ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.threshold, 0).replace('+', '')} floor` : '';
+    const what = check.waitsForLastLook
+        ? `this look can still add runs`
+        : check.status !== 'fail'
+            ? `at ${levelText(check.level)} it would have ${ALL_RUNS_WORD[check.status]} (${failCheckCi(check)}${reachesInside})`
+            : `it rests on ${check.kept[0]} baseline and ${check.kept[1]} current runs kept`;
+    return `${rule}: ${what}`;
+}
 /** A gated metric undecided because the GPU was shared: that first, and by whom, then what all runs showed. */
 function sharedGpuRefusal(row, shared, reading, ctx) {
     const allRuns = row.delta !== null && row.baseline !== null && row.current !== null ? `; on all runs ${changeText(row)}${row.ci ? ` (${statsText(row, reading, ctx)})` : ''}, which would have ${ALL_RUNS_WORD[shared.allRuns]}` : '';
     const decide = row.insufficient ? `; ${decideText(row.insufficient, ctx.comparison.look)}` : '';
-    const why = shared.refusedFor === 'runs-not-told-apart' ? "the runs' samples are not told apart, so the shared ones cannot be left out" : 'too few runs it left alone remain on each side to decide on them';
+    const why = shared.refusedFor === 'fail-not-shown' && shared.failCheck
+        ? failNotShownText(row, shared.failCheck)
+        : shared.refusedFor === 'runs-not-told-apart'
+            ? "the runs' samples are not told apart, so the shared ones cannot be left out"
+            : 'too few runs it left alone remain on each side to decide on them';
     return `${row.metric} undecided: the GPU was shared with another process, ${sharedGpuText(shared)}, and ${why}${allRuns}${decide}`;
 }
 function plainMetricSentence(row, reading, ctx) {

@@ -11,7 +11,8 @@
 #  G  profile-gate run as a user runs it, A/B in one job under the neighbour: 3 jobs with the head 5 %
 #     slower (--gpu-sleep-us 140) and 3 A/A; each must FAIL or be insufficient-data (never PASS), each
 #     A/A must not FAIL; the report names the shared runs and what the gate did with them.
-#     JOBS picks the job numbers (default "1 2 3"; about 3 min a pair: JOBS="1" per device call fits).
+#     JOBS picks the job numbers (default "1 2 3"; about 3 min a pair: JOBS="1" per device call fits);
+#     NB_SEED the neighbour's seed (default 3).
 # Needs: .nodebin/node.xz, the bundled dist/ (npm run build after merging). Writes under $OUT.
 set -u
 cd "$(dirname "$0")/../.."
@@ -86,7 +87,7 @@ if [[ " $PARTS " == *" S "* ]]; then
 fi
 
 if [[ " $PARTS " == *" G "* ]]; then
-  python3 python/workloads/noisy_neighbour.py --seed 3 --duration 590 > "$OUT/neighbour_s3.jsonl" 2>&1 &
+  python3 python/workloads/noisy_neighbour.py --seed ${NB_SEED:-3} --duration 590 > "$OUT/neighbour_s${NB_SEED:-3}.jsonl" 2>&1 &
   NB=$!
   sleep 5
   echo "neighbour pid $NB"
@@ -114,7 +115,7 @@ PY
     done
   done
   kill -TERM $NB; wait $NB
-  tail -1 "$OUT/neighbour_s3.jsonl"
+  tail -1 "$OUT/neighbour_s${NB_SEED:-3}.jsonl"
   tar czf "$OUT/shared_gpu_jobs_$(echo ${JOBS:-1 2 3} | tr -d " ").tar.gz" -C "$W" .
 fi
 stamp "done"

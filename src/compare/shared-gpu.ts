@@ -6,17 +6,20 @@
  *   sharing left alone, when each run's samples are known and enough clean runs remain on both
  *   sides (minSamples); the runs left out are named. Otherwise it is undecided (insufficient-data,
  *   why `shared-gpu`), except a failure seen under sharing alike on both sides (each side's share of
- *   shared runs within ALIKE_SHARE of the other's), which stands: a neighbour on both sides does not
- *   make one side slower; and a change found against the sharing (a failure with only the baseline
- *   shared, an improvement with only the current), which a neighbour can only have made smaller.
+ *   shared runs within ALIKE_SHARE of the other's), which stands when it is shown as a pass is (its
+ *   interval at the pass level wholly past the floor, on as many kept runs a side as a 90% interval
+ *   of a median needs): a neighbour on both sides does not make one side slower, but it can slow
+ *   every run of one side by chance; and a change found against the sharing (a failure with only the
+ *   baseline shared, an improvement with only the current), which a neighbour can only have made smaller.
  * - with `shared-gpu: ignore`, every row stands as decided on all runs, and the sharing is named.
  * Rows of a metric no side saw sharing for are untouched. Pure; the rows come from compareMetrics.
  */
 import { neighbourCounts, type GpuSharing, type SharedRun } from '../model/gpu-sharing.js';
 import type { ComparisonRow, SharedGpuReading, Side } from '../model/report.js';
 import type { GatedRow, GateInput, GateMetric } from './gate-input.js';
-import type { GateOptions } from './gate-options.js';
-import { compareMetrics, type MetricComparison } from './metric-rows.js';
+import { ciLevel, type GateOptions } from './gate-options.js';
+import { medianIntervalMinSamples } from './median-interval.js';
+import { compareMetrics, passLevel, type MetricComparison } from './metric-rows.js';
 import { relativeRobustSd } from './statistics.js';
 
 /** The largest gap between the sides' shares of shared runs at which the sharing counts as alike on both. */
@@ -90,23 +93,49 @@ function againstSharing(status: ComparisonRow['status'], sides: readonly SharedG
   return seenClean && ((status === 'fail' && only === 'baseline') || (status === 'improved' && only === 'current'));
 }
 
+type FailCheck = NonNullable<SharedGpuReading['failCheck']>;
+
+/**
+ * A failure under a neighbour on both sides, judged again as a pass is judged: the comparison at the
+ * pass level (`strict`, compareMetrics at alpha / 2, so its interval is the pass level's) must fail
+ * too, each side must keep as many runs as a distribution-free 90% interval of a median needs (5),
+ * and an A/B decides it at its last look, on every run it can take. A neighbour that slows about
+ * half the runs slows every run of one side now and then (bench/README.md, "A failure under a
+ * neighbour on both sides"): a few such runs look like a change of code, and each look of an A/B is
+ * another chance of such luck.
+ */
+function failCheckOf(strictRow: ComparisonRow | undefined, options: GateOptions): FailCheck {
+  const kept: [number, number] = strictRow?.samples ? [strictRow.samples[0], strictRow.samples[1]] : [0, 0];
+  const keptNeeded = medianIntervalMinSamples(ciLevel(options.alpha));
+  const waitsForLastLook = canAddRuns(options);
+  const shown = !waitsForLastLook && strictRow?.status === 'fail' && Math.min(...kept) >= keptNeeded;
+  return { shown, level: passLevel(options.alpha), ci: strictRow?.ci ?? null, status: strictRow?.status ?? 'insufficient-data', kept, keptNeeded, waitsForLastLook };
+}
+
 /** Worse-positive bound of the interval: the largest regression it allows (null without one). */
 function couldHide(row: ComparisonRow): number | null {
   if (!row.ci) return null;
   return row.direction === 'lower' ? row.ci[1] : -row.ci[0];
 }
 
-/** The row undecided for the sharing: its numbers kept, the sharing as the reason. */
-function refused(row: ComparisonRow, sharedGpu: SharedGpuReading, base: GateMetric, cur: GateMetric, placed: boolean, options: GateOptions): GatedRow {
-  // An A/B look that is not the last adds runs: where runs are told apart, clean ones may then be enough.
-  const addsRuns = placed && Boolean(options.look && options.look.of > 1 && !options.look.final);
+/** An A/B look that is not the last: it can still add runs. */
+function canAddRuns(options: GateOptions): boolean {
+  return Boolean(options.look && options.look.of > 1 && !options.look.final);
+}
+
+/**
+ * The row undecided for the sharing: its numbers kept, the sharing as the reason. `moreRunsHelp`:
+ * more runs may decide it (clean runs, where runs are told apart; or a failure's last look).
+ */
+function refused(row: ComparisonRow, sharedGpu: SharedGpuReading, base: GateMetric, cur: GateMetric, moreRunsHelp: boolean, options: GateOptions): GatedRow {
+  const addsRuns = moreRunsHelp && canAddRuns(options);
   const insufficient: NonNullable<ComparisonRow['insufficient']> = row.insufficient
     ? { ...row.insufficient, why: 'shared-gpu', runsPerSide: null, addsRuns, quieterRunner: true }
     : { why: 'shared-gpu', noise: [relativeRobustSd(base.samples), relativeRobustSd(cur.samples)], couldHide: couldHide(row), runsPerSide: null, addsRuns, quieterRunner: true };
   const reading = row.reading?.kind === 'metric' ? row.reading : { kind: 'metric' as const };
   return {
     row: { ...row, status: 'insufficient-data', insufficient, reading: { ...reading, outcome: 'shared-gpu', sharedGpu } },
-    ...(placed ? { undecided: true } : {}),
+    ...(moreRunsHelp ? { undecided: true } : {}),
   };
 }
 
@@ -151,6 +180,8 @@ export function applySharedGpu(current: GateInput, baseline: GateInput, metrics:
   const again = clean.size ? compareMetrics(withClean(current.metrics, 'cur'), withClean(baseline.metrics, 'base'), options) : undefined;
   const againByName = new Map((again?.rows ?? []).map((r) => [r.row.metric, r]));
 
+  // The comparison at the pass level, made once when a failure under sharing on both sides needs it.
+  let strict: Map<string, ComparisonRow> | undefined;
   const rows = metrics.rows.map((gated): GatedRow => {
     const { row } = gated;
     const base = baseByName.get(row.metric);
@@ -175,7 +206,10 @@ export function applySharedGpu(current: GateInput, baseline: GateInput, metrics:
       };
     }
     if (row.status === 'fail' && alikeOnBothSides(current.gpuSharing, baseline.gpuSharing)) {
-      return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('fail-both-sides') } } };
+      strict ??= new Map(compareMetrics(current.metrics, baseline.metrics, { ...options, alpha: options.alpha / 2 }).rows.map((r) => [r.row.metric, r.row]));
+      const failCheck = failCheckOf(strict.get(row.metric), options);
+      if (failCheck.shown) return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: { ...sharedGpu('fail-both-sides'), failCheck } } } };
+      return refused(row, { ...sharedGpu('refused'), refusedFor: 'fail-not-shown', failCheck }, base, cur, true, options);
     }
     if (againstSharing(row.status, sides, sides[0]?.side === 'baseline' ? current.gpuSharing : baseline.gpuSharing)) {
       return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: sharedGpu('against-sharing') } } };

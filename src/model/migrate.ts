@@ -107,6 +107,15 @@ function v4ToV5(data: Data): Data {
   return { ...data, schemaVersion: 5 };
 }
 
+/**
+ * Version 6 judges a failure under a GPU shared on both sides again at the pass level, and records
+ * it (`sharedGpu.failCheck`, `refusedFor: 'fail-not-shown'`), which a version-5 reader would refuse.
+ * A version-5 report has neither: it reads unchanged.
+ */
+function v5ToV6(data: Data): Data {
+  return { ...data, schemaVersion: 6 };
+}
+
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   0: v0ToV1,
@@ -114,6 +123,7 @@ export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   2: v2ToV3,
   3: v3ToV4,
   4: v4ToV5,
+  5: v5ToV6,
 };
 
 /** A report of a version before the decision was recorded: validated without it, then given one from its rows. */

@@ -7,7 +7,7 @@ import { EnvironmentSchema, GpuNeighbourSchema, NcuResultSchema, NoticeSchema, S
 import { FamilyShareSchema, KernelFamilySchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
 import { GpuSharingSchema } from './gpu-sharing.js';
 
-export const REPORT_SCHEMA_VERSION = 5;
+export const REPORT_SCHEMA_VERSION = 6;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 export const REPORT_FILE = 'report.json';
 
@@ -150,7 +150,8 @@ export type StallSide = z.infer<typeof StallSideSchema>;
 /**
  * A gated metric whose runs another process shared the GPU with (schema 5; src/compare/shared-gpu.ts):
  * what the gate did (`clean-runs`: decided on the runs the sharing left alone, the others left out;
- * `fail-both-sides`: a failure kept, the sharing alike on both sides; `against-sharing`: a failure
+ * `fail-both-sides`: a failure kept, the sharing alike on both sides and the failure shown at the
+ * pass level (`failCheck`); `against-sharing`: a failure
  * with only the baseline shared, or an improvement with only the current (a neighbour only slows the
  * runs it shares, so it worked against the change found); `refused`: undecided;
  * `ignored`: decided on every run, as shared-gpu ignore says), the row's status on every run (and
@@ -161,8 +162,25 @@ export type StallSide = z.infer<typeof StallSideSchema>;
 export const SharedGpuReadingSchema = z.object({
   action: z.enum(['clean-runs', 'fail-both-sides', 'against-sharing', 'refused', 'ignored']),
   allRuns: RowStatusSchema,
-  /** Refused: why the shared runs were not left out: too few runs remain on a side without them, or the runs' samples are not told apart. */
-  refusedFor: z.enum(['too-few-clean-runs', 'runs-not-told-apart']).optional(),
+  /** Refused: why: too few runs remain on a side without the shared ones, the runs' samples are not told apart, or (schema 6) a failure under sharing on both sides is not shown at the pass level (`failCheck`). */
+  refusedFor: z.enum(['too-few-clean-runs', 'runs-not-told-apart', 'fail-not-shown']).optional(),
+  /**
+   * A failure with the sharing alike on both sides (schema 6), judged again as a pass is: `shown`
+   * when the comparison at the pass `level` (its interval `ci`, its `status`) fails too, each side
+   * keeps `keptNeeded` runs or more (`kept`: baseline, current), and it is not an A/B look that can
+   * still add runs (`waitsForLastLook`). Not shown: refused, `fail-not-shown`.
+   */
+  failCheck: z
+    .object({
+      shown: z.boolean(),
+      level: z.number().gt(0).lt(1),
+      ci: z.tuple([z.number(), z.number()]).nullable(),
+      status: RowStatusSchema,
+      kept: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
+      keptNeeded: z.number().int().positive(),
+      waitsForLastLook: z.boolean(),
+    })
+    .optional(),
   sides: z.array(
     z.object({
       side: SideSchema,

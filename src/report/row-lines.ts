@@ -252,7 +252,7 @@ function sharedGpuSuffix(shared: SharedGpuReading): string {
     case 'clean-runs':
       return `; decided on the runs the GPU was not shared in: left out the runs another process used it during (${who})`;
     case 'fail-both-sides':
-      return `; the GPU was shared on both sides alike (${who}), so the failure stands`;
+      return `; the GPU was shared on both sides alike (${who}), so the failure stands${shared.failCheck ? `, shown at the ${levelText(shared.failCheck.level)} level too (${failCheckCi(shared.failCheck)}, ${shared.failCheck.kept[0]} vs ${shared.failCheck.kept[1]} runs kept)` : ''}`;
     case 'against-sharing':
       return `; the GPU was shared on the ${shared.sides.map((side) => SIDE_TEXT[side.side]).join(' and ')} side only (${who}), which a neighbour can only have made slower: the change stands`;
     case 'ignored':
@@ -285,11 +285,38 @@ function statsText(row: ComparisonRow, reading: MetricReading, ctx: RowContext):
 
 const ALL_RUNS_WORD: Record<ComparisonRow['status'], string> = { fail: 'failed', warn: 'warned', 'insufficient-data': 'been undecided', improved: 'improved', pass: 'passed', info: 'been noted' };
 
+/** `95%` */
+function levelText(level: number): string {
+  return `${Math.round(level * 100)}%`;
+}
+
+function failCheckCi(check: NonNullable<SharedGpuReading['failCheck']>): string {
+  return check.ci ? `CI ${formatPctRange(check.ci[0], check.ci[1])}` : 'no interval';
+}
+
+/** Why a failure under sharing on both sides is not shown: what the pass level said, or the runs kept. */
+function failNotShownText(row: ComparisonRow, check: NonNullable<SharedGpuReading['failCheck']>): string {
+  const rule = `on both sides alike, where a failure must also hold at the ${levelText(check.level)} level on at least ${check.keptNeeded} kept runs a side, at the A/B's last look (a neighbour can slow every run of one side alike)`;
+  const pastFloor = check.ci !== null && row.threshold !== null && (row.direction === 'higher' ? check.ci[1] <= -row.threshold : check.ci[0] >= row.threshold);
+  const reachesInside = check.ci !== null && row.threshold !== null && !pastFloor ? `, which reaches inside the ${formatPct(row.threshold, 0).replace('+', '')} floor` : '';
+  const what = check.waitsForLastLook
+    ? `this look can still add runs`
+    : check.status !== 'fail'
+      ? `at ${levelText(check.level)} it would have ${ALL_RUNS_WORD[check.status]} (${failCheckCi(check)}${reachesInside})`
+      : `it rests on ${check.kept[0]} baseline and ${check.kept[1]} current runs kept`;
+  return `${rule}: ${what}`;
+}
+
 /** A gated metric undecided because the GPU was shared: that first, and by whom, then what all runs showed. */
 function sharedGpuRefusal(row: ComparisonRow, shared: SharedGpuReading, reading: MetricReading, ctx: RowContext): string {
   const allRuns = row.delta !== null && row.baseline !== null && row.current !== null ? `; on all runs ${changeText(row)}${row.ci ? ` (${statsText(row, reading, ctx)})` : ''}, which would have ${ALL_RUNS_WORD[shared.allRuns]}` : '';
   const decide = row.insufficient ? `; ${decideText(row.insufficient, ctx.comparison.look)}` : '';
-  const why = shared.refusedFor === 'runs-not-told-apart' ? "the runs' samples are not told apart, so the shared ones cannot be left out" : 'too few runs it left alone remain on each side to decide on them';
+  const why =
+    shared.refusedFor === 'fail-not-shown' && shared.failCheck
+      ? failNotShownText(row, shared.failCheck)
+      : shared.refusedFor === 'runs-not-told-apart'
+        ? "the runs' samples are not told apart, so the shared ones cannot be left out"
+        : 'too few runs it left alone remain on each side to decide on them';
   return `${row.metric} undecided: the GPU was shared with another process, ${sharedGpuText(shared)}, and ${why}${allRuns}${decide}`;
 }
 
