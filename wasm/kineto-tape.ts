@@ -1,0 +1,534 @@
+/**
+ * Kineto trace events to a tape, in WebAssembly (AssemblyScript source; `node wasm/build.mjs`
+ * compiles it into src/ingest/formats/kineto/tape-wasm.ts).
+ *
+ * scan() reads the traceEvents elements of one chunk, from an event's `{`, as long as each is plain:
+ * an object of unescaped keys, whole in the chunk, whose fields read as the JavaScript event reader
+ * (event-reader.ts) reads them along its simple paths. For each event of a wanted category it writes
+ * one record of numbers and byte ranges; events of other categories, or without one, leave nothing.
+ * It stops before the first event that is not plain (any doubt: an escape in a key, a number that
+ * is not plain digits, mismatched brackets, an event that runs past the chunk, bad JSON) and leaves
+ * that event to the JavaScript scanner, which reads it, or reports its error, as it always has.
+ * So the fast path never decides anything the JavaScript path would decide differently: it only
+ * takes the events where both read the same.
+ *
+ * Memory: the tape at TAPE, the chunk's bytes at IN (the caller grows memory to fit the chunk and
+ * 16 bytes of slack that vector loads may read past its end).
+ */
+
+const TAPE: usize = 65536;
+/** f64 slots per record (see the S_* offsets; tape.ts reads them). */
+const REC: i32 = 28;
+const MAX_RECS: i32 = 4096;
+const IN: usize = 1048576;
+
+// Record slots.
+const S_CATEGORY = 0;
+const S_START = 1;
+const S_END = 2;
+const S_PH = 3;
+const S_NAME_START = 4;
+const S_NAME_END = 5;
+const S_PID = 6;
+const S_TID = 7;
+const S_HAS_TS = 8;
+const S_TS_US = 9;
+const S_TS_FRAC = 10;
+const S_HAS_DUR = 11;
+const S_DUR_US = 12;
+const S_DUR_FRAC = 13;
+const S_DEVICE = 14;
+const S_STREAM = 15;
+const S_CORRELATION = 16;
+const S_EXTERNAL_ID = 17;
+const S_BYTES = 18;
+const S_DIMS_START = 19;
+const S_DIMS_END = 20;
+const S_SHAPE = 21; // 6 slots: grid x,y,z, block x,y,z
+const S_SHAPE_SET = 27;
+
+// Categories, as categories.ts numbers them.
+const CAT_PENDING = -1;
+const CAT_SKIP = 0;
+const CAT_KERNEL = 2;
+const CAT_MEMCPY = 3;
+const CAT_MEMSET = 4;
+const CAT_RUNTIME = 5;
+const CAT_DRIVER = 6;
+const CAT_CPU_ANNOTATION = 7;
+const CAT_GPU_ANNOTATION = 8;
+const CAT_CPU_OP = 9;
+const CAT_PYTHON = 10;
+
+/** How scan() stopped: at an event's `{` (left to the caller), or just after an event's `}`. */
+const AT_EVENT = 0;
+const AFTER_EVENT = 1;
+
+const FAIL = -1;
+
+let n: i32 = 0;
+let rec: usize = 0;
+let category: i32 = CAT_PENDING;
+let records: i32 = 0;
+let stopKind: i32 = AT_EVENT;
+let num: f64 = 0;
+let whole: f64 = 0;
+let frac: i32 = 0;
+/** Bracket stack for nested values that are skipped (deeper ones are left to JavaScript). */
+const MAX_DEPTH = 64;
+const stack = new StaticArray<u8>(MAX_DEPTH);
+
+export function tapeAt(): usize {
+  return TAPE;
+}
+export function inputAt(): usize {
+  return IN;
+}
+export function recordSlots(): i32 {
+  return REC;
+}
+export function recordCapacity(): i32 {
+  return MAX_RECS;
+}
+export function recordCount(): i32 {
+  return records;
+}
+export function stoppedAfterEvent(): i32 {
+  return stopKind;
+}
+
+// @ts-ignore: decorator
+@inline function at(i: i32): i32 {
+  return <i32>load<u8>(IN + <usize>i);
+}
+// @ts-ignore: decorator
+@inline function put(slot: i32, value: f64): void {
+  store<f64>(rec + (<usize>slot << 3), value);
+}
+// @ts-ignore: decorator
+@inline function isSpace(c: i32): bool {
+  return c == 32 || c == 10 || c == 13 || c == 9;
+}
+/** Bytes that end a number or literal: `,`, `}`, `]` and whitespace (event-reader's TOKEN_END). */
+// @ts-ignore: decorator
+@inline function isTokenEnd(c: i32): bool {
+  return c == 44 || c == 125 || c == 93 || isSpace(c);
+}
+// @ts-ignore: decorator
+@inline function isNumberStart(c: i32): bool {
+  return <u32>(c - 48) <= 9 || c == 45;
+}
+
+/** First non-whitespace index from p, or FAIL at the chunk's end (the event continues). */
+function ws(p: i32): i32 {
+  while (p < n) {
+    const c = at(p);
+    if (c > 32 || !isSpace(c)) return p;
+    p++;
+  }
+  return FAIL;
+}
+
+/** Index of the closing quote of a string whose characters start at j (16 bytes a step). */
+function stringEnd(j: i32): i32 {
+  const quote = i8x16.splat(34);
+  const backslash = i8x16.splat(92);
+  while (j < n) {
+    const v = v128.load(IN + <usize>j);
+    const mask = i8x16.bitmask(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
+    if (mask == 0) {
+      j += 16;
+      continue;
+    }
+    const k = j + ctz(mask);
+    if (k >= n) return FAIL;
+    if (at(k) == 34) return k;
+    j = k + 2;
+  }
+  return FAIL;
+}
+
+/** The end quote of a key starting at j; FAIL for a key with an escape (never one of those read). */
+function keyEnd(j: i32): i32 {
+  const quote = i8x16.splat(34);
+  const backslash = i8x16.splat(92);
+  while (j < n) {
+    const v = v128.load(IN + <usize>j);
+    const mask = i8x16.bitmask(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
+    if (mask == 0) {
+      j += 16;
+      continue;
+    }
+    const k = j + ctz(mask);
+    if (k >= n || at(k) != 34) return FAIL;
+    return k;
+  }
+  return FAIL;
+}
+
+/** Up to 8 bytes of text, the first lowest (as a little-endian u64 load reads them). */
+function packed(text: string): u64 {
+  let value: u64 = 0;
+  for (let k = 0; k < text.length; k++) value |= (<u64>text.charCodeAt(k)) << (<u64>(8 * k));
+  return value;
+}
+
+/** The bytes at p, length len <= 8, as packed() packs them. */
+// @ts-ignore: decorator
+@inline function word(p: i32, len: i32): u64 {
+  const all = load<u64>(IN + <usize>p);
+  return len == 8 ? all : all & ((<u64>1 << (<u64>(len * 8))) - 1);
+}
+
+/** bytes [p, p + text.length) equal text (ASCII). */
+function equals(p: i32, text: string): bool {
+  for (let k = 0; k < text.length; k++) if (at(p + k) != text.charCodeAt(k)) return false;
+  return true;
+}
+
+const W_PH = packed('ph');
+const W_TS = packed('ts');
+const W_PID = packed('pid');
+const W_TID = packed('tid');
+const W_DUR = packed('dur');
+const W_CAT = packed('cat');
+const W_NAME = packed('name');
+const W_ARGS = packed('args');
+const W_GRID = packed('grid');
+const W_BYTES = packed('bytes');
+const W_BLOCK = packed('block');
+const W_DEVICE = packed('device');
+const W_STREAM = packed('stream');
+const W_KERNEL = packed('kernel');
+const W_KERNEL_OLD = packed('Kernel');
+const W_MEMCPY = packed('Memcpy');
+const W_MEMSET = packed('Memset');
+const W_CPU_OP = packed('cpu_op');
+const W_RUNTIME = packed('Runtime');
+const W_OPERATOR = packed('Operator');
+
+/** Category of the string [s, e) (categories.ts's categoryOf). */
+function categoryOf(s: i32, e: i32): i32 {
+  const len = e - s;
+  switch (len) {
+    case 6: {
+      const w = word(s, 6);
+      if (w == W_KERNEL || w == W_KERNEL_OLD) return CAT_KERNEL;
+      if (w == W_CPU_OP) return CAT_CPU_OP;
+      if (w == W_MEMCPY) return CAT_MEMCPY;
+      if (w == W_MEMSET) return CAT_MEMSET;
+      return CAT_SKIP;
+    }
+    case 7:
+      return word(s, 7) == W_RUNTIME ? CAT_RUNTIME : CAT_SKIP;
+    case 8:
+      return word(s, 8) == W_OPERATOR ? CAT_CPU_OP : CAT_SKIP;
+    case 10:
+      if (equals(s, 'gpu_memcpy')) return CAT_MEMCPY;
+      if (equals(s, 'gpu_memset')) return CAT_MEMSET;
+      return CAT_SKIP;
+    case 11:
+      return equals(s, 'cuda_driver') ? CAT_DRIVER : CAT_SKIP;
+    case 12:
+      return equals(s, 'cuda_runtime') ? CAT_RUNTIME : CAT_SKIP;
+    case 15:
+      if (equals(s, 'python_function')) return CAT_PYTHON;
+      if (equals(s, 'user_annotation')) return CAT_CPU_ANNOTATION;
+      return CAT_SKIP;
+    case 19:
+      return equals(s, 'gpu_user_annotation') ? CAT_GPU_ANNOTATION : CAT_SKIP;
+  }
+  return CAT_SKIP;
+}
+
+/** Digits only into `num` (as event-reader's number() on its simple path); FAIL for anything else. */
+function number(p: i32): i32 {
+  let value: f64 = 0;
+  let q = p;
+  while (q < n) {
+    const d = at(q) - 48;
+    if (<u32>d > 9) break;
+    value = value * 10 + <f64>d;
+    q++;
+  }
+  if (q == p || q >= n || !isTokenEnd(at(q))) return FAIL;
+  num = value;
+  return q;
+}
+
+/** A non-negative µs value into `whole` and `frac` (ns, the fourth fraction digit rounding). */
+function micros(p: i32): i32 {
+  let q = p;
+  let w: f64 = 0;
+  while (q < n) {
+    const d = at(q) - 48;
+    if (<u32>d > 9) break;
+    w = w * 10 + <f64>d;
+    q++;
+  }
+  if (q == p) return FAIL; // a sign, or no digits: left to JavaScript
+  let f: i32 = 0;
+  if (q < n && at(q) == 46) {
+    q++;
+    let place = 0;
+    while (q < n) {
+      const d = at(q) - 48;
+      if (<u32>d > 9) break;
+      if (place == 0) f += d * 100;
+      else if (place == 1) f += d * 10;
+      else if (place == 2) f += d;
+      else if (place == 3 && d >= 5) f += 1;
+      place++;
+      q++;
+    }
+  }
+  if (q >= n || !isTokenEnd(at(q))) return FAIL;
+  whole = w;
+  frac = f;
+  return q;
+}
+
+/** Skip a value, checking bracket pairs (stricter than either JavaScript path: doubt goes to them). */
+function skipValue(p: i32): i32 {
+  const c = at(p);
+  if (c == 34) {
+    const e = stringEnd(p + 1);
+    return e < 0 ? FAIL : e + 1;
+  }
+  if (c != 123 && c != 91) {
+    let q = p;
+    while (q < n && !isTokenEnd(at(q))) q++;
+    return q == p || q >= n ? FAIL : q;
+  }
+  let depth = 0;
+  for (let q = p; q < n; q++) {
+    const b = at(q);
+    if (b == 34) {
+      const e = stringEnd(q + 1);
+      if (e < 0) return FAIL;
+      q = e;
+    } else if (b == 123 || b == 91) {
+      if (depth == MAX_DEPTH) return FAIL;
+      unchecked((stack[depth] = <u8>b));
+      depth++;
+    } else if (b == 125 || b == 93) {
+      if (depth == 0 || <i32>unchecked(stack[depth - 1]) != b - 2) return FAIL;
+      depth--;
+      if (depth == 0) return q + 1;
+    }
+  }
+  return FAIL;
+}
+
+/** `[x, y, z]` of grid or block into the shape slots from `first` (event-reader's dim3). */
+function dim3(p: i32, first: i32): i32 {
+  put(S_SHAPE_SET, 1);
+  let q = ws(p + 1);
+  if (q < 0) return FAIL;
+  for (let k = 0; k < 3; k++) {
+    if (!isNumberStart(at(q))) return skipValue(p);
+    q = number(q);
+    if (q < 0) return FAIL;
+    put(S_SHAPE + first + k, num);
+    q = ws(q);
+    if (q < 0) return FAIL;
+    if (at(q) == 44) {
+      q = ws(q + 1);
+      if (q < 0) return FAIL;
+    }
+  }
+  if (at(q) != 93) return skipValue(p);
+  return q + 1;
+}
+
+function eventMember(ks: i32, ke: i32, p: i32): i32 {
+  const len = ke - ks;
+  const c = at(p);
+  if (len == 2) {
+    const w = word(ks, 2);
+    if (w == W_PH) {
+      if (c == 34 && p + 1 < n) put(S_PH, <f64>at(p + 1));
+    } else if (w == W_TS) {
+      if (isNumberStart(c)) {
+        const q = micros(p);
+        if (q < 0) return FAIL;
+        put(S_HAS_TS, 1);
+        put(S_TS_US, whole);
+        put(S_TS_FRAC, <f64>frac);
+        return q;
+      }
+    }
+  } else if (len == 3) {
+    const w = word(ks, 3);
+    if (w == W_CAT) {
+      // The first "cat" is the category; a second is left to JavaScript (its scanner reads on).
+      if (category != CAT_PENDING || c != 34) return FAIL;
+      const e = stringEnd(p + 1);
+      if (e < 0) return FAIL;
+      category = categoryOf(p + 1, e);
+      return e + 1;
+    }
+    if (isNumberStart(c)) {
+      if (w == W_DUR) {
+        const q = micros(p);
+        if (q < 0) return FAIL;
+        put(S_HAS_DUR, 1);
+        put(S_DUR_US, whole);
+        put(S_DUR_FRAC, <f64>frac);
+        return q;
+      }
+      if (w == W_PID || w == W_TID) {
+        const q = number(p);
+        if (q < 0) return FAIL;
+        put(w == W_PID ? S_PID : S_TID, num);
+        return q;
+      }
+    }
+  } else if (len == 4) {
+    const w = word(ks, 4);
+    if (w == W_NAME) {
+      if (c == 34) {
+        const e = stringEnd(p + 1);
+        if (e < 0) return FAIL;
+        put(S_NAME_START, <f64>(p + 1));
+        put(S_NAME_END, <f64>e);
+        return e + 1;
+      }
+    } else if (w == W_ARGS) {
+      // Whether args are read depends on the category: one not yet known is left to JavaScript.
+      if (category == CAT_PENDING) return FAIL;
+      if (c == 123 && category != CAT_PYTHON && category != CAT_SKIP) return members(p, 2);
+    }
+  }
+  return skipValue(p);
+}
+
+function argsMember(ks: i32, ke: i32, p: i32): i32 {
+  const len = ke - ks;
+  const c = at(p);
+  if (len == 4) {
+    if (c == 91 && word(ks, 4) == W_GRID) return dim3(p, 0);
+  } else if (len == 5) {
+    const w = word(ks, 5);
+    if (c == 91 && w == W_BLOCK) return dim3(p, 3);
+    if (isNumberStart(c) && w == W_BYTES) return numberInto(p, S_BYTES);
+  } else if (len == 6) {
+    if (isNumberStart(c)) {
+      const w = word(ks, 6);
+      if (w == W_DEVICE) return numberInto(p, S_DEVICE);
+      if (w == W_STREAM) return numberInto(p, S_STREAM);
+    }
+  } else if (len == 10) {
+    if (c == 91 && equals(ks, 'Input Dims')) {
+      const q = skipValue(p);
+      if (q < 0) return FAIL;
+      put(S_DIMS_START, <f64>p);
+      put(S_DIMS_END, <f64>q);
+      return q;
+    }
+  } else if (len == 11) {
+    if (isNumberStart(c)) {
+      if (equals(ks, 'correlation')) return numberInto(p, S_CORRELATION);
+      if (equals(ks, 'External id')) return numberInto(p, S_EXTERNAL_ID);
+    }
+  }
+  return skipValue(p);
+}
+
+function numberInto(p: i32, slot: i32): i32 {
+  const q = number(p);
+  if (q < 0) return FAIL;
+  put(slot, num);
+  return q;
+}
+
+/** Members of the object opening at p (level 1: the event, 2: its args); the index after its `}`. */
+function members(p: i32, level: i32): i32 {
+  p = ws(p + 1);
+  if (p < 0) return FAIL;
+  if (at(p) == 125) return p + 1;
+  while (true) {
+    if (at(p) != 34) return FAIL;
+    const ks = p + 1;
+    const ke = keyEnd(ks);
+    if (ke < 0) return FAIL;
+    p = ke + 1;
+    if (p < n && at(p) == 58) p++;
+    else {
+      p = ws(p);
+      if (p < 0 || at(p) != 58) return FAIL;
+      p++;
+    }
+    p = ws(p);
+    if (p < 0) return FAIL;
+    p = level == 1 ? eventMember(ks, ke, p) : argsMember(ks, ke, p);
+    if (p < 0) return FAIL;
+    p = ws(p);
+    if (p < 0) return FAIL;
+    const c = at(p);
+    if (c == 44) {
+      p = ws(p + 1);
+      if (p < 0) return FAIL;
+    } else if (c == 125) return p + 1;
+    else return FAIL;
+  }
+  return FAIL; // not reached
+}
+
+function clearRecord(): void {
+  put(S_PH, 0);
+  put(S_NAME_START, -1);
+  put(S_NAME_END, -1);
+  put(S_PID, NaN);
+  put(S_TID, NaN);
+  put(S_HAS_TS, 0);
+  put(S_HAS_DUR, 0);
+  put(S_DEVICE, NaN);
+  put(S_STREAM, NaN);
+  put(S_CORRELATION, NaN);
+  put(S_EXTERNAL_ID, NaN);
+  put(S_BYTES, NaN);
+  put(S_DIMS_START, -1);
+  put(S_DIMS_END, -1);
+  for (let k = 0; k < 6; k++) put(S_SHAPE + k, NaN);
+  put(S_SHAPE_SET, 0);
+}
+
+/**
+ * Read plain events of the `length`-byte chunk at IN from the `{` at `from`, each followed by `,`
+ * and the next `{`, until one is not plain, the tape is full, or something else follows. Returns
+ * where it stopped: an event's `{` (stoppedAfterEvent() 0) or just after an event's `}` (1).
+ */
+export function scan(from: i32, length: i32): i32 {
+  n = length;
+  records = 0;
+  let p = from;
+  for (;;) {
+    if (records == MAX_RECS || at(p) != 123) break;
+    rec = TAPE + (<usize>(records * REC) << 3);
+    category = CAT_PENDING;
+    clearRecord();
+    const end = members(p, 1);
+    if (end < 0) break;
+    if (category > CAT_SKIP) {
+      put(S_CATEGORY, <f64>category);
+      put(S_START, <f64>p);
+      put(S_END, <f64>end);
+      records++;
+    }
+    // `,` and the next event's `{`; anything else is the caller's.
+    let q = end;
+    while (q < n && isSpace(at(q))) q++;
+    if (q < n && at(q) == 44) {
+      q++;
+      while (q < n && isSpace(at(q))) q++;
+    } else q = n;
+    if (q >= n || at(q) != 123) {
+      stopKind = AFTER_EVENT;
+      return end;
+    }
+    p = q;
+  }
+  stopKind = AT_EVENT;
+  return p;
+}
