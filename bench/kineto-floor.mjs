@@ -201,8 +201,10 @@ function measure(kind, path, before) {
 
 /** The stage a profiled function belongs to, by its compiled file; undefined: look at its caller. */
 function stage(url, name) {
+  if (url.startsWith('wasm://')) return 'reading events into the tape (WebAssembly, wasm/kineto-tape.ts)';
   const file = url.split('/').pop();
-  if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader)';
+  if (file === 'tape.js') return 'reading events into the tape (WebAssembly, wasm/kineto-tape.ts)';
+  if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader; from the tape: fromTape)';
   if (['json-element.js', 'json-scanner.js', 'string-end.js', 'categories.js'].includes(file)) return 'finding events and their category (kineto/json-scanner, json-element)';
   if (['trace-summary.js', 'launch-sites.js', 'name-cache.js', 'python-frames.js', 'graph-captures.js', 'trace-events.js', 'id-table.js', 'generation-facts.js', 'columns.js'].includes(file)) {
     return 'summing kept events (trace-summary: op chains, Python frames, names, trace record)';

@@ -114,6 +114,11 @@ export function stoppedAfterEvent(): i32 {
 @inline function isTokenEnd(c: i32): bool {
   return c == 44 || c == 125 || c == 93 || isSpace(c);
 }
+/** Bytes of numbers and literals: digits, letters, sign, point. */
+// @ts-ignore: decorator
+@inline function isTokenByte(c: i32): bool {
+  return <u32>(c - 48) <= 9 || <u32>((c | 32) - 97) <= 25 || c == 45 || c == 43 || c == 46;
+}
 // @ts-ignore: decorator
 @inline function isNumberStart(c: i32): bool {
   return <u32>(c - 48) <= 9 || c == 45;
@@ -296,9 +301,11 @@ function skipValue(p: i32): i32 {
     return e < 0 ? FAIL : e + 1;
   }
   if (c != 123 && c != 91) {
+    // A number or literal. The reader takes any bytes up to a delimiter; the JavaScript scanner
+    // gives quotes and brackets among them their meaning: the two agree on plain tokens only.
     let q = p;
-    while (q < n && !isTokenEnd(at(q))) q++;
-    return q == p || q >= n ? FAIL : q;
+    while (q < n && isTokenByte(at(q))) q++;
+    return q == p || q >= n || !isTokenEnd(at(q)) ? FAIL : q;
   }
   let depth = 0;
   for (let q = p; q < n; q++) {

@@ -10,6 +10,7 @@
  */
 import { COLON, COMMA, describeByte, ElementScanner, isSpace, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET, ScanError, type ScanSink } from './json-element.js';
 import { endsInEscape, stringEnd } from './string-end.js';
+import { EventTape } from './tape.js';
 import { InputError } from '../../../errors.js';
 import type { InputFile } from '../../common/input-file.js';
 
@@ -52,11 +53,17 @@ export class TraceScanner {
   private key = '';
   private rootEmpty = true;
   private readonly element: ElementScanner;
+  /** Reads the plain events of a chunk in WebAssembly, for a sink that takes its records. */
+  private readonly tape: EventTape | undefined;
   sawTraceEvents = false;
 
   /** `everyEvent`: hand every traceEvents element to the sink, whatever its category (ElementScanner). */
-  constructor(sink: ScanSink, options: { everyEvent?: boolean } = {}) {
+  constructor(
+    private readonly sink: ScanSink,
+    options: { everyEvent?: boolean } = {},
+  ) {
     this.element = new ElementScanner(sink, options.everyEvent ?? false);
+    this.tape = sink.taped && !options.everyEvent ? new EventTape() : undefined;
   }
 
   get bytesSeen(): number {
@@ -64,6 +71,7 @@ export class TraceScanner {
   }
 
   push(chunk: Buffer): void {
+    this.tape?.load(chunk);
     this.keyStart = 0;
     this.element.base = this.base;
     this.run(chunk, chunk.length);
@@ -93,7 +101,7 @@ export class TraceScanner {
           this.state = ARRAY_NEXT;
           i++;
           while (i < n && isSpace(chunk[i]!)) i++;
-          if (i < n && chunk[i] === LBRACE) i = this.beginElement(true, chunk, i);
+          if (i < n && chunk[i] === LBRACE) i = this.nextEvents(chunk, i);
         }
       } else if (state === ROOT_KEY_STRING) i = this.scanKey(chunk, i, n);
       else {
@@ -152,6 +160,7 @@ export class TraceScanner {
         this.rootEmpty = false;
         return i + 1;
       case ARRAY_FIRST:
+        if (c === LBRACE) return this.nextEvents(chunk, i);
         if (c !== RBRACKET) return this.beginElement(true, chunk, i);
         this.state = ROOT_AFTER_VALUE;
         return i + 1;
@@ -161,7 +170,7 @@ export class TraceScanner {
         else this.fail('`,` or `]` between trace events', chunk, i);
         return i + 1;
       case ARRAY_NEXT:
-        return this.beginElement(true, chunk, i);
+        return c === LBRACE ? this.nextEvents(chunk, i) : this.beginElement(true, chunk, i);
       default:
         return this.fail('nothing after the top-level object', chunk, i);
     }
@@ -186,6 +195,32 @@ export class TraceScanner {
     }
     this.state = ROOT_COLON;
     return j + 1;
+  }
+
+  /**
+   * Events from the `{` at i: as many as the tape reads, then the first one it leaves (one that is
+   * not plain, or runs past the chunk) to the element scanner. Returns the next index, in the state
+   * reached: after an event, or at the `{` of the one left.
+   */
+  private nextEvents(chunk: Buffer, i: number): number {
+    const tape = this.tape;
+    if (tape === undefined) return this.beginElement(true, chunk, i);
+    for (;;) {
+      const stop = tape.scan(i);
+      const count = tape.count;
+      if (count !== 0) this.sink.taped!(tape.records, count, chunk, this.base);
+      if (tape.stoppedAfterEvent) {
+        this.state = ARRAY_AFTER;
+        return stop;
+      }
+      if (stop === i) return this.beginElement(true, chunk, i);
+      i = stop;
+      // A full tape stops at the next event's `{`: read on.
+      if (count !== tape.capacity) {
+        this.state = ARRAY_NEXT;
+        return this.beginElement(true, chunk, i);
+      }
+    }
   }
 
   private beginElement(isEvent: boolean, chunk: Buffer, i: number): number {

@@ -26,6 +26,7 @@ import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
 import { decodeJsonString } from './string-end.js';
+import { S_CATEGORY, S_START, SLOTS } from './tape.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
 import { HOST_DEVICE, TraceEvents, type TraceEventKind } from '../../../model/trace-events.js';
 
@@ -211,6 +212,14 @@ export class TraceSummary implements ScanSink {
     }
     this.use(category, f, offset);
     return end;
+  }
+
+  taped(records: Float64Array, count: number, bytes: Buffer, base: number): void {
+    const f = this.fields;
+    for (let k = 0, at = 0; k < count; k++, at += SLOTS) {
+      f.fromTape(records, at, bytes);
+      this.use(records[at + S_CATEGORY]!, f, base + records[at + S_START]!);
+    }
   }
 
   private use(category: number, f: EventFields, offset: number): void {
