@@ -28,6 +28,8 @@ const ARRAY_AFTER = 7; // after an event: `,` or `]`
 const ARRAY_NEXT = 8; // after `,`: an event
 const AFTER_ROOT = 9;
 const IN_ELEMENT = 10;
+/** Bytes a read of the file gives at most. */
+const READ_SIZE = 1 << 20;
 
 const EXPECTED_AT_EOF = [
   'a JSON object',
@@ -68,6 +70,11 @@ export class TraceScanner {
 
   get bytesSeen(): number {
     return this.base;
+  }
+
+  /** Where a reader of the file may put its bytes, so that the tape need not copy them (undefined: anywhere). */
+  readBuffer(): Buffer | undefined {
+    return this.tape?.reserve(READ_SIZE);
   }
 
   push(chunk: Buffer): void {
@@ -238,7 +245,7 @@ export class TraceScanner {
  */
 export async function scanFile(file: InputFile, scanner: TraceScanner): Promise<void> {
   // A reused buffer where the file allows it: the scanner copies what it keeps across chunks.
-  const chunks = (file.chunks ? file.chunks() : file.stream())[Symbol.asyncIterator]();
+  const chunks = (file.chunks ? file.chunks(scanner.readBuffer()) : file.stream())[Symbol.asyncIterator]();
   try {
     for (;;) {
       let next: IteratorResult<unknown>;

@@ -91,9 +91,10 @@ export class EventTape {
     return this.input;
   }
 
-  /** Copy a chunk into the module's memory. */
+  /** Copy a chunk into the module's memory, unless it was read there (into reserve()'s buffer). */
   load(chunk: Buffer): void {
-    this.reserve(chunk.length).set(chunk);
+    if (chunk.buffer === this.exports.memory.buffer && chunk.byteOffset === this.inputAt) this.input = this.view(chunk.length);
+    else this.reserve(chunk.length).set(chunk);
   }
 
   /**
