@@ -203,6 +203,7 @@ function measure(kind, path, before) {
 function stage(url, name) {
   if (url.startsWith('wasm://')) return 'reading events into the tape (WebAssembly, wasm/kineto-tape.ts)';
   const file = url.split('/').pop();
+  if (file === 'input-file.js') return 'reading the file (reads awaited by the scanner)';
   if (file === 'tape.js') return 'reading events into the tape (WebAssembly, wasm/kineto-tape.ts)';
   if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader; from the tape: fromTape)';
   if (['json-element.js', 'json-scanner.js', 'string-end.js', 'categories.js'].includes(file)) return 'finding events and their category (kineto/json-scanner, json-element)';

@@ -25,7 +25,7 @@ if (!asc) throw new Error('assemblyscript is not installed (npm install --no-sav
 const scratch = mkdtempSync(join(tmpdir(), 'kineto-tape-'));
 const wasmFile = join(scratch, 'kineto-tape.wasm');
 try {
-  execFileSync(asc, [source, '--outFile', wasmFile, '-O3', '--noAssert', '--runtime', 'stub', '--enable', 'simd', '--initialMemory', '33'], { stdio: 'inherit' });
+  execFileSync(asc, [source, '--outFile', wasmFile, '-O3', '--noAssert', '--runtime', 'stub', '--enable', 'simd', '--initialMemory', '113'], { stdio: 'inherit' });
   const version = JSON.parse(readFileSync(join(dirname(dirname(asc)), 'assemblyscript', 'package.json'), 'utf8')).version;
   const base64 = readFileSync(wasmFile).toString('base64');
   const lines = base64.match(/.{1,100}/g).map((line) => `  '${line}' +`);

@@ -12,15 +12,21 @@
  * So the fast path never decides anything the JavaScript path would decide differently: it only
  * takes the events where both read the same.
  *
- * Memory: the tape at TAPE, the chunk's bytes at IN (the caller grows memory to fit the chunk and
- * 16 bytes of slack that vector loads may read past its end).
+ * Memory: the tape at TAPE, the interned names' table and bytes, then the chunk's bytes at IN (the
+ * caller grows memory to fit the chunk and 16 bytes of slack that vector loads may read past its end).
  */
 
 const TAPE: usize = 65536;
 /** f64 slots per record (see the S_* offsets; tape.ts reads them). */
-const REC: i32 = 28;
+const REC: i32 = 29;
 const MAX_RECS: i32 = 4096;
-const IN: usize = 1048576;
+/** Interned names: a hash table of NAME_SLOTS entries (hash, offset, length, id + 1), their bytes in ARENA. */
+const NAME_TABLE: usize = 1048576;
+const NAME_SLOTS: u32 = 16384;
+const ARENA: usize = 2097152;
+const ARENA_SIZE: u32 = 4194304;
+/** The chunk, last: memory grows past it for a larger chunk. */
+const IN: usize = 6291456;
 
 // Record slots.
 const S_CATEGORY = 0;
@@ -46,6 +52,8 @@ const S_DIMS_START = 19;
 const S_DIMS_END = 20;
 const S_SHAPE = 21; // 6 slots: grid x,y,z, block x,y,z
 const S_SHAPE_SET = 27;
+/** The name's id: equal ids, equal bytes (-1: no name, or too many names to intern). */
+const S_NAME_ID = 28;
 
 // Categories, as categories.ts numbers them.
 const CAT_PENDING = -1;
@@ -74,6 +82,8 @@ let stopKind: i32 = AT_EVENT;
 let num: f64 = 0;
 let whole: f64 = 0;
 let frac: i32 = 0;
+let names: u32 = 0;
+let arenaUsed: u32 = 0;
 /** Bracket stack for nested values that are skipped (deeper ones are left to JavaScript). */
 const MAX_DEPTH = 64;
 const stack = new StaticArray<u8>(MAX_DEPTH);
@@ -482,6 +492,56 @@ function members(p: i32, level: i32): i32 {
   return FAIL; // not reached
 }
 
+/** bytes [a, a + len) equal bytes [b, b + len) (absolute addresses). */
+function sameBytes(a: usize, b: usize, len: u32): bool {
+  let k: u32 = 0;
+  while (k + 16 <= len) {
+    if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>k), v128.load(b + <usize>k)))) return false;
+    k += 16;
+  }
+  while (k < len) {
+    if (load<u8>(a + <usize>k) != load<u8>(b + <usize>k)) return false;
+    k++;
+  }
+  return true;
+}
+
+/**
+ * The id of the name whose bytes are [s, e) of the chunk: its first appearance copies the bytes into
+ * the arena and numbers them. A hash of a dozen sampled bytes picks the slot (kernel names are
+ * kilobytes long), the whole bytes confirm. -1 once the table is half full or the arena is full.
+ */
+function nameId(s: i32, e: i32): i32 {
+  const len = <u32>(e - s);
+  let hash: u32 = len;
+  if (len > 0) {
+    const step = len > 12 ? len / 12 : 1;
+    for (let k: u32 = 0; k < len; k += step) hash = hash * 31 + <u32>at(s + <i32>k);
+    hash = hash * 31 + <u32>at(e - 1);
+  }
+  hash ^= hash >> 16;
+  hash *= 0x85ebca6b;
+  hash ^= hash >> 13;
+  let slot = hash & (NAME_SLOTS - 1);
+  for (;;) {
+    const entry = NAME_TABLE + (<usize>slot << 4);
+    const idPlusOne = load<u32>(entry, 12);
+    if (idPlusOne == 0) break;
+    if (load<u32>(entry) == hash && load<u32>(entry, 8) == len && sameBytes(ARENA + <usize>load<u32>(entry, 4), IN + <usize>s, len)) return <i32>idPlusOne - 1;
+    slot = (slot + 1) & (NAME_SLOTS - 1);
+  }
+  if (names >= NAME_SLOTS / 2 || arenaUsed + len > ARENA_SIZE) return -1;
+  const entry = NAME_TABLE + (<usize>slot << 4);
+  memory.copy(ARENA + <usize>arenaUsed, IN + <usize>s, len);
+  store<u32>(entry, hash);
+  store<u32>(entry, arenaUsed, 4);
+  store<u32>(entry, len, 8);
+  names++;
+  store<u32>(entry, names, 12);
+  arenaUsed += len;
+  return <i32>names - 1;
+}
+
 function clearRecord(): void {
   put(S_PH, 0);
   put(S_NAME_START, -1);
@@ -518,6 +578,8 @@ export function scan(from: i32, length: i32): i32 {
     const end = members(p, 1);
     if (end < 0) break;
     if (category > CAT_SKIP) {
+      const nameStart = <i32>load<f64>(rec + (<usize>S_NAME_START << 3));
+      put(S_NAME_ID, nameStart < 0 ? -1 : <f64>nameId(nameStart, <i32>load<f64>(rec + (<usize>S_NAME_END << 3))));
       put(S_CATEGORY, <f64>category);
       put(S_START, <f64>p);
       put(S_END, <f64>end);

@@ -6,7 +6,7 @@
  */
 import { categoryOf, CAT_CPU_OP, CAT_KERNEL, CAT_PYTHON, CAT_SKIP } from '../../src/ingest/formats/kineto/categories.js';
 import { EventFields } from '../../src/ingest/formats/kineto/event-reader.js';
-import { EventTape, S_CATEGORY, S_END, S_START } from '../../src/ingest/formats/kineto/tape.js';
+import { EventTape, S_CATEGORY, S_END, S_NAME_ID, S_START } from '../../src/ingest/formats/kineto/tape.js';
 
 /** The events of `texts` as one traceEvents array's elements, run through the tape from the first `{`. */
 function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: number; start: number; end: number; fields: EventFields }>; left: number[] } {
@@ -72,10 +72,15 @@ describe('kineto event tape', () => {
       '{"cat": "cpu_op", "ph": "B", "name": "aten::add", "args": {}}',
       '{"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "ts": 1, "dur": 1, "args": {"nested": {"a": [1, {"b": "]"}]}, "correlation": 9}}',
       '{"ph": "X", "cat": "gpu_user_annotation", "name": "", "ts": 0, "dur": 0}',
+      // Digit runs of every length from 1 to 20, where doubles stop holding every integer.
+      ...Array.from({ length: 20 }, (_, k) => {
+        const digits = '98765432109876543210'.slice(0, k + 1);
+        return `{"ph": "X", "cat": "kernel", "name": "digits", "pid": ${digits}, "tid": 0${digits}, "ts": ${digits}.${digits}, "dur": ${digits}, "args": {"correlation": ${digits}, "grid": [${digits}, 1, 1]}}`;
+      }),
     ];
     const { bytes, records, left } = scanAll(texts);
     expect(left).toEqual([]);
-    expect(records.map((r) => r.category)).toEqual([CAT_KERNEL, CAT_CPU_OP, CAT_PYTHON, 3, 5, 7, CAT_KERNEL, CAT_KERNEL, CAT_KERNEL, CAT_CPU_OP, 6, 8]);
+    expect(records.map((r) => r.category)).toEqual([CAT_KERNEL, CAT_CPU_OP, CAT_PYTHON, 3, 5, 7, CAT_KERNEL, CAT_KERNEL, CAT_KERNEL, CAT_CPU_OP, 6, 8, ...Array<number>(20).fill(CAT_KERNEL)]);
     for (const record of records) {
       const expected = new EventFields();
       const end = expected.read(bytes, record.start, bytes.length, false, record.category !== CAT_PYTHON);
@@ -87,6 +92,8 @@ describe('kineto event tape', () => {
     expect(fieldsOf(records[2]!.fields)).toMatchObject({ device: NaN, durNs: 7000 }); // a Python event's args are not read
     expect(fieldsOf(records[7]!.fields)).toMatchObject({ shape: [4, NaN, NaN, 1, 2, 3] });
     expect(fieldsOf(records[8]!.fields)).toMatchObject({ name: 'second', ts: undefined, durNs: 123, pid: NaN, tid: 7 });
+    expect(fieldsOf(records[19]!.fields)).toMatchObject({ pid: 98765432, tid: 98765432, ts: [98765432, 988], correlation: 98765432 });
+    expect(fieldsOf(records[31]!.fields)).toMatchObject({ pid: 98765432109876540000 });
   });
 
   it('leaves an event to JavaScript wherever the two could read it differently', () => {
@@ -117,6 +124,34 @@ describe('kineto event tape', () => {
     const expected = names.map((name) => categoryOf(Buffer.from(name), 0, name.length)).filter((category) => category !== CAT_SKIP);
     expect(records.map((r) => r.category)).toEqual(expected);
     expect(expected).toHaveLength(14);
+  });
+
+  it('gives equal names one id and different names different ids, across scans', () => {
+    const long = 'void gemm_kernel<' + 'float, '.repeat(200);
+    // Names of one length that differ in one byte, which a sampled hash may not see.
+    const twins = Array.from({ length: 40 }, (_, i) => `${long}${String.fromCharCode(65 + i)}>`);
+    const names = [...twins, 'aten::mm', '', 'aten::mm', ...twins.reverse(), 'k\\"x'];
+    const tape = new EventTape();
+    const ids: number[] = [];
+    for (const name of names) {
+      const bytes = Buffer.from(`[{"ph": "X", "cat": "kernel", "name": "${name}"}]`);
+      tape.load(bytes);
+      tape.scan(1);
+      ids.push(tape.records[S_NAME_ID]!);
+    }
+    const idOf = new Map<string, number>();
+    names.forEach((name, i) => {
+      expect(ids[i]).toBeGreaterThanOrEqual(0);
+      if (!idOf.has(name)) idOf.set(name, ids[i]!);
+      expect(ids[i]).toBe(idOf.get(name));
+    });
+    expect(new Set(idOf.values()).size).toBe(idOf.size);
+    expect(idOf.size).toBe(43);
+    // An event without a name has none.
+    const bytes = Buffer.from('[{"ph": "X", "cat": "kernel"}]');
+    tape.load(bytes);
+    tape.scan(1);
+    expect(tape.records[S_NAME_ID]).toBe(-1);
   });
 
   it('stops at an event that runs past the chunk, and after the last event of the array', () => {

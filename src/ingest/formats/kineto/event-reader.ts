@@ -117,6 +117,8 @@ export class EventFields {
   cat: string | undefined;
   nameStart = -1;
   nameEnd = -1;
+  /** The name's id on the tape it came from (NameCache.getById); -1 when read here. */
+  nameId = -1;
   pid = NaN;
   /** Numeric tid (NaN when absent or a string). */
   tid = NaN;
@@ -159,6 +161,7 @@ export class EventFields {
     this.cat = undefined;
     this.nameStart = -1;
     this.nameEnd = -1;
+    this.nameId = -1;
     this.pid = NaN;
     this.tid = NaN;
     this.hasTs = false;
@@ -189,6 +192,7 @@ export class EventFields {
     this.cat = undefined;
     this.nameStart = records[at + T.S_NAME_START]!;
     this.nameEnd = records[at + T.S_NAME_END]!;
+    this.nameId = records[at + T.S_NAME_ID]!;
     this.pid = records[at + T.S_PID]!;
     this.tid = records[at + T.S_TID]!;
     // As read() does, times absent from this event leave the last ones in place (unread when absent).

@@ -48,8 +48,10 @@ export const S_DIMS_START = 19;
 export const S_DIMS_END = 20;
 export const S_SHAPE = 21;
 export const S_SHAPE_SET = 27;
+/** The name's id in this tape: equal ids, equal bytes; -1 when not interned (NameCache.getById). */
+export const S_NAME_ID = 28;
 /** Numbers per record (the module's recordSlots(), checked when it is instantiated). */
-export const SLOTS = 28;
+export const SLOTS = 29;
 
 /** Vector loads may read this far past a chunk's last byte. */
 const SLACK = 16;
