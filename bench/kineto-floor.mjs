@@ -4,7 +4,9 @@
  * (src/ingest/formats/kineto-json.ts, built by kineto-traces.mjs) and the least a reader of the file
  * can do (plain Node: 1 MiB reads into one buffer, `indexOf('"kernel"')` counted over each),
  * alternating in fresh child processes, `--repeat` times each, with a third reference: a JavaScript
- * loop that looks each byte up in a table once (what touching every byte costs in JS). Prints the
+ * loop that looks each byte up in a table once (what touching every byte costs in JS), and a fourth:
+ * the WebAssembly event tape alone (kineto/tape.ts over the same reads, JavaScript touching only its
+ * records; what the importer's tokenizer costs before any summing). Prints the
  * side by side: floor and importer wall time (median), their ratio, each one's peak RSS, and the
  * part of the importer's CPU spent loading its modules (zod among them).
  *

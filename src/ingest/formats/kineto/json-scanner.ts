@@ -3,6 +3,9 @@
  * Bytes are fed chunk by chunk. This state machine walks the root object and the traceEvents
  * array; each element in them (an event, or another top-level member's value) is scanned by
  * ElementScanner, which skips unwanted events by their bytes and hands wanted ones to the sink.
+ * For a sink that takes tape records (ScanSink.taped), runs of plain events are read by the
+ * WebAssembly tape instead (tape.ts); the first event it leaves goes to ElementScanner, so what is
+ * read, and every error, is the same either way.
  * Top-level keys may come before or after traceEvents. Truncated or malformed input throws a
  * ScanError with the absolute byte offset.
  * Limits: skipped events are checked only for balanced brackets and closed strings, not full JSON
