@@ -28,6 +28,9 @@ const ARENA_SIZE: u32 = 4194304;
 /** The chunk, last: memory grows past it for a larger chunk. */
 const IN: usize = 6291456;
 
+// Key and category names of up to 8 bytes are compared as one integer (see word()), longer ones
+// as several: the integers are their bytes, the first lowest.
+
 // Record slots.
 const S_CATEGORY = 0;
 const S_START = 1;
@@ -84,9 +87,10 @@ let whole: f64 = 0;
 let frac: i32 = 0;
 let names: u32 = 0;
 let arenaUsed: u32 = 0;
-/** Bracket stack for nested values that are skipped (deeper ones are left to JavaScript). */
+/** Nesting of skipped values read here; deeper ones are left to JavaScript. */
 const MAX_DEPTH = 64;
-const stack = new StaticArray<u8>(MAX_DEPTH);
+/** Bracket stack of skipped nested values: MAX_DEPTH bytes after the tape's last record. */
+const STACK: usize = 1015808;
 
 export function tapeAt(): usize {
   return TAPE;
@@ -181,46 +185,39 @@ function keyEnd(j: i32): i32 {
   return FAIL;
 }
 
-/** Up to 8 bytes of text, the first lowest (as a little-endian u64 load reads them). */
-function packed(text: string): u64 {
-  let value: u64 = 0;
-  for (let k = 0; k < text.length; k++) value |= (<u64>text.charCodeAt(k)) << (<u64>(8 * k));
-  return value;
-}
-
-/** The bytes at p, length len <= 8, as packed() packs them. */
+/** The bytes at p, length len <= 8, as one integer, the first byte lowest (a little-endian load). */
 // @ts-ignore: decorator
 @inline function word(p: i32, len: i32): u64 {
   const all = load<u64>(IN + <usize>p);
   return len == 8 ? all : all & ((<u64>1 << (<u64>(len * 8))) - 1);
 }
 
-/** bytes [p, p + text.length) equal text (ASCII). */
-function equals(p: i32, text: string): bool {
-  for (let k = 0; k < text.length; k++) if (at(p + k) != text.charCodeAt(k)) return false;
-  return true;
+/** The 9 to 16 bytes at p equal the two words a, b (as word() reads them). */
+// @ts-ignore: decorator
+@inline function equals2(p: i32, len: i32, a: u64, b: u64): bool {
+  return load<u64>(IN + <usize>p) == a && word(p + 8, len - 8) == b;
 }
 
-const W_PH = packed('ph');
-const W_TS = packed('ts');
-const W_PID = packed('pid');
-const W_TID = packed('tid');
-const W_DUR = packed('dur');
-const W_CAT = packed('cat');
-const W_NAME = packed('name');
-const W_ARGS = packed('args');
-const W_GRID = packed('grid');
-const W_BYTES = packed('bytes');
-const W_BLOCK = packed('block');
-const W_DEVICE = packed('device');
-const W_STREAM = packed('stream');
-const W_KERNEL = packed('kernel');
-const W_KERNEL_OLD = packed('Kernel');
-const W_MEMCPY = packed('Memcpy');
-const W_MEMSET = packed('Memset');
-const W_CPU_OP = packed('cpu_op');
-const W_RUNTIME = packed('Runtime');
-const W_OPERATOR = packed('Operator');
+const W_PH: u64 = 0x6870; // 'ph'
+const W_TS: u64 = 0x7374; // 'ts'
+const W_PID: u64 = 0x646970; // 'pid'
+const W_TID: u64 = 0x646974; // 'tid'
+const W_DUR: u64 = 0x727564; // 'dur'
+const W_CAT: u64 = 0x746163; // 'cat'
+const W_NAME: u64 = 0x656d616e; // 'name'
+const W_ARGS: u64 = 0x73677261; // 'args'
+const W_GRID: u64 = 0x64697267; // 'grid'
+const W_BYTES: u64 = 0x7365747962; // 'bytes'
+const W_BLOCK: u64 = 0x6b636f6c62; // 'block'
+const W_DEVICE: u64 = 0x656369766564; // 'device'
+const W_STREAM: u64 = 0x6d6165727473; // 'stream'
+const W_KERNEL: u64 = 0x6c656e72656b; // 'kernel'
+const W_KERNEL_OLD: u64 = 0x6c656e72654b; // 'Kernel'
+const W_MEMCPY: u64 = 0x7970636d654d; // 'Memcpy'
+const W_MEMSET: u64 = 0x7465736d654d; // 'Memset'
+const W_CPU_OP: u64 = 0x706f5f757063; // 'cpu_op'
+const W_RUNTIME: u64 = 0x656d69746e7552; // 'Runtime'
+const W_OPERATOR: u64 = 0x726f74617265704f; // 'Operator'
 
 /** Category of the string [s, e) (categories.ts's categoryOf). */
 function categoryOf(s: i32, e: i32): i32 {
@@ -239,19 +236,19 @@ function categoryOf(s: i32, e: i32): i32 {
     case 8:
       return word(s, 8) == W_OPERATOR ? CAT_CPU_OP : CAT_SKIP;
     case 10:
-      if (equals(s, 'gpu_memcpy')) return CAT_MEMCPY;
-      if (equals(s, 'gpu_memset')) return CAT_MEMSET;
+      if (equals2(s, 10, 0x636d656d5f757067, 0x7970)) return CAT_MEMCPY; // 'gpu_memcpy'
+      if (equals2(s, 10, 0x736d656d5f757067, 0x7465)) return CAT_MEMSET; // 'gpu_memset'
       return CAT_SKIP;
     case 11:
-      return equals(s, 'cuda_driver') ? CAT_DRIVER : CAT_SKIP;
+      return equals2(s, 11, 0x6972645f61647563, 0x726576) ? CAT_DRIVER : CAT_SKIP; // 'cuda_driver'
     case 12:
-      return equals(s, 'cuda_runtime') ? CAT_RUNTIME : CAT_SKIP;
+      return equals2(s, 12, 0x6e75725f61647563, 0x656d6974) ? CAT_RUNTIME : CAT_SKIP; // 'cuda_runtime'
     case 15:
-      if (equals(s, 'python_function')) return CAT_PYTHON;
-      if (equals(s, 'user_annotation')) return CAT_CPU_ANNOTATION;
+      if (equals2(s, 15, 0x665f6e6f68747970, 0x6e6f6974636e75)) return CAT_PYTHON; // 'python_function'
+      if (equals2(s, 15, 0x6e6e615f72657375, 0x6e6f697461746f)) return CAT_CPU_ANNOTATION; // 'user_annotation'
       return CAT_SKIP;
     case 19:
-      return equals(s, 'gpu_user_annotation') ? CAT_GPU_ANNOTATION : CAT_SKIP;
+      return (equals2(s, 16, 0x726573755f757067, 0x7461746f6e6e615f) && word(s + 16, 3) == 0x6e6f69) ? CAT_GPU_ANNOTATION : CAT_SKIP; // 'gpu_user_annotation'
   }
   return CAT_SKIP;
 }
@@ -326,10 +323,10 @@ function skipValue(p: i32): i32 {
       q = e;
     } else if (b == 123 || b == 91) {
       if (depth == MAX_DEPTH) return FAIL;
-      unchecked((stack[depth] = <u8>b));
+      store<u8>(STACK + <usize>depth, b);
       depth++;
     } else if (b == 125 || b == 93) {
-      if (depth == 0 || <i32>unchecked(stack[depth - 1]) != b - 2) return FAIL;
+      if (depth == 0 || <i32>load<u8>(STACK + <usize>(depth - 1)) != b - 2) return FAIL;
       depth--;
       if (depth == 0) return q + 1;
     }
@@ -436,7 +433,7 @@ function argsMember(ks: i32, ke: i32, p: i32): i32 {
       if (w == W_STREAM) return numberInto(p, S_STREAM);
     }
   } else if (len == 10) {
-    if (c == 91 && equals(ks, 'Input Dims')) {
+    if (c == 91 && equals2(ks, 10, 0x6944207475706e49, 0x736d)) { // 'Input Dims'
       const q = skipValue(p);
       if (q < 0) return FAIL;
       put(S_DIMS_START, <f64>p);
@@ -445,8 +442,8 @@ function argsMember(ks: i32, ke: i32, p: i32): i32 {
     }
   } else if (len == 11) {
     if (isNumberStart(c)) {
-      if (equals(ks, 'correlation')) return numberInto(p, S_CORRELATION);
-      if (equals(ks, 'External id')) return numberInto(p, S_EXTERNAL_ID);
+      if (equals2(ks, 11, 0x74616c6572726f63, 0x6e6f69)) return numberInto(p, S_CORRELATION); // 'correlation'
+      if (equals2(ks, 11, 0x6c616e7265747845, 0x646920)) return numberInto(p, S_EXTERNAL_ID); // 'External id'
     }
   }
   return skipValue(p);
