@@ -4,7 +4,9 @@
  * (src/ingest/formats/kineto-json.ts, built by kineto-traces.mjs) and the least a reader of the file
  * can do (plain Node: 1 MiB reads into one buffer, `indexOf('"kernel"')` counted over each),
  * alternating in fresh child processes, `--repeat` times each, with a third reference: a JavaScript
- * loop that looks each byte up in a table once (what touching every byte costs in JS). Prints the
+ * loop that looks each byte up in a table once (what touching every byte costs in JS), and a fourth:
+ * the WebAssembly event tape alone (kineto/tape.ts over the same reads, JavaScript touching only its
+ * records; what the importer's tokenizer costs before any summing). Prints the
  * side by side: floor and importer wall time (median), their ratio, each one's peak RSS, and the
  * part of the importer's CPU spent loading its modules (zod among them).
  *
@@ -97,6 +99,76 @@ function jsLoop(path) {
   return { depth, quotes, commas };
 }
 
+/**
+ * The WebAssembly event tape alone (kineto/tape.ts): the file read 1 MiB at a time straight into the
+ * module's memory, every plain event read there (category and the fields the importer keeps), and
+ * JavaScript touching only the records: how close a tokenizer outside JavaScript gets to the floor.
+ * Events it leaves to JavaScript (not plain, or cut by a read) are skipped here by a bracket count,
+ * and counted.
+ */
+async function tapeOnly(path, build) {
+  const { EventTape, S_CATEGORY, S_DUR_US } = await import(pathToFileURL(join(build, 'src', 'ingest', 'formats', 'kineto', 'tape.js')).href);
+  const tape = new EventTape();
+  const CHUNK = 1 << 20;
+  const fd = openSync(path, 'r');
+  let carry = 0;
+  let started = false;
+  let kernelEvents = 0;
+  let records = 0;
+  let leftToJs = 0;
+  let durSum = 0;
+  const slots = tape.slots;
+  // End of the value opening at p (a bracket count), or -1 past n.
+  const skip = (b, p, n) => {
+    let depth = 0;
+    for (let q = p; q < n; q++) {
+      const c = b[q];
+      if (c === 0x22) {
+        for (q++; q < n && b[q] !== 0x22; q++) if (b[q] === 0x5c) q++;
+      } else if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) if (--depth === 0) return q + 1;
+    }
+    return -1;
+  };
+  for (;;) {
+    const read = readSync(fd, tape.reserve(CHUNK), carry, CHUNK - carry, null);
+    if (read === 0) break;
+    const n = carry + read;
+    const b = tape.reserve(n);
+    let p = 0;
+    if (!started) {
+      p = b.indexOf('"traceEvents"');
+      p = b.indexOf('[', p) + 1;
+      started = true;
+    }
+    carry = 0;
+    for (;;) {
+      while (p < n && (b[p] === 0x20 || b[p] === 0x0a || b[p] === 0x0d || b[p] === 0x09 || b[p] === 0x2c)) p++;
+      if (p >= n || b[p] !== 0x7b) break; // the end of the array (or of the chunk)
+      p = tape.scan(p);
+      const count = tape.count;
+      const r = tape.records;
+      records += count;
+      for (let k = 0; k < count; k++) {
+        if (r[k * slots + S_CATEGORY] === 2) kernelEvents++;
+        durSum += r[k * slots + S_DUR_US];
+      }
+      if (tape.stoppedAfterEvent) continue;
+      const end = skip(b, p, n);
+      if (end < 0) {
+        b.copy(b, 0, p, n);
+        carry = n - p;
+        break;
+      }
+      leftToJs++;
+      if (b.subarray(p, end).includes('"cat": "kernel"')) kernelEvents++;
+      p = end;
+    }
+  }
+  closeSync(fd);
+  return { kernelEvents, records, leftToJs, durSum };
+}
+
 async function importer(path, build, cpu0) {
   const { default: kineto } = await import(pathToFileURL(join(build, 'src', 'ingest', 'formats', 'kineto-json.js')).href);
   const { runImporter } = await import(pathToFileURL(join(build, 'src', 'ingest', 'common', 'importer.js')).href);
@@ -116,7 +188,7 @@ async function importer(path, build, cpu0) {
 async function child(kind, path, build) {
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const result = kind === 'floor' ? floor(path) : kind === 'jsloop' ? jsLoop(path) : await importer(path, build, cpu0);
+  const result = kind === 'floor' ? floor(path) : kind === 'jsloop' ? jsLoop(path) : kind === 'tape' ? await tapeOnly(path, build) : await importer(path, build, cpu0);
   const cpu = process.cpuUsage(cpu0);
   process.stdout.write(JSON.stringify({ ...result, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 }
@@ -131,8 +203,11 @@ function measure(kind, path, before) {
 
 /** The stage a profiled function belongs to, by its compiled file; undefined: look at its caller. */
 function stage(url, name) {
+  if (url.startsWith('wasm://')) return 'reading events into the tape (WebAssembly, wasm/kineto-tape.ts)';
   const file = url.split('/').pop();
-  if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader)';
+  if (file === 'input-file.js') return 'reading the file (reads awaited by the scanner)';
+  if (file === 'tape.js') return 'reading events into the tape (WebAssembly, wasm/kineto-tape.ts)';
+  if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader; from the tape: fromTape)';
   if (['json-element.js', 'json-scanner.js', 'string-end.js', 'categories.js'].includes(file)) return 'finding events and their category (kineto/json-scanner, json-element)';
   if (['trace-summary.js', 'launch-sites.js', 'name-cache.js', 'python-frames.js', 'graph-captures.js', 'trace-events.js', 'id-table.js', 'generation-facts.js', 'columns.js'].includes(file)) {
     return 'summing kept events (trace-summary: op chains, Python frames, names, trace record)';
@@ -182,13 +257,13 @@ const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 function side(path, repeat, before) {
   const sizeMB = statSync(path).size / MB;
   console.log(`\n${path} (${fmt(sizeMB)} MB), alternating, ${repeat} each; load average ${load()}`);
-  const kinds = before ? ['floor', 'jsloop', 'before', 'ours'] : ['floor', 'jsloop', 'ours'];
+  const kinds = before ? ['floor', 'jsloop', 'tape', 'before', 'ours'] : ['floor', 'jsloop', 'tape', 'ours'];
   const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
   for (let r = 0; r < repeat; r++) {
     for (const kind of kinds) {
       const run = measure(kind, path, before);
       runs[kind].push(run);
-      const what = kind === 'jsloop' ? `${run.quotes} quotes` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}`;
+      const what = kind === 'jsloop' ? `${run.quotes} quotes` : kind === 'tape' ? `${run.kernelEvents} kernel events, ${run.records} records, ${run.leftToJs} events left to JavaScript` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}`;
       console.log(`   ${kind.padEnd(6)} wall ${fmt(run.wallMs)} ms, cpu ${fmt(run.cpuMs)} ms, peak RSS ${fmt(run.maxRssMB)} MB, ${what}`);
     }
   }
@@ -206,8 +281,9 @@ function side(path, repeat, before) {
       },
     ]),
   );
-  for (const kind of kinds) if (kind !== 'floor' && kind !== 'jsloop' && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
-  return { path, sizeMB, ...sides, ratio: sides.ours.wallMs / sides.floor.wallMs, cpuRatio: sides.ours.cpuMs / sides.floor.cpuMs, jsLoopCpuRatio: sides.jsloop.cpuMs / sides.floor.cpuMs, runs };
+  if (runs.tape[0].kernelEvents !== f.kernelEvents) throw new Error(`kernel events differ: byte scan ${f.kernelEvents}, tape ${runs.tape[0].kernelEvents}`);
+  for (const kind of kinds) if ((kind === 'before' || kind === 'ours') && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
+  return { path, sizeMB, ...sides, ratio: sides.ours.wallMs / sides.floor.wallMs, cpuRatio: sides.ours.cpuMs / sides.floor.cpuMs, jsLoopCpuRatio: sides.jsloop.cpuMs / sides.floor.cpuMs, tapeCpuRatio: sides.tape.cpuMs / sides.floor.cpuMs, runs };
 }
 
 async function main() {
@@ -238,12 +314,12 @@ async function main() {
   machine.loadAverageAtEnd = load();
   console.log(`\nload average at end ${machine.loadAverageAtEnd}; medians of ${repeat} runs (wall, and CPU = user + system)\n`);
   const s = (ms) => `${fmt(ms / 1e3, 2)} s`;
-  console.log(`| trace | size | floor wall (cpu) | JS byte loop cpu (× floor) | ${before ? 'before wall (cpu) | ' : ''}profile-gate wall (cpu) | of it module loading cpu | ratio wall (cpu) | floor peak RSS | profile-gate peak RSS |`);
-  console.log(`|---|---:|---:|---:|${before ? '---:|' : ''}---:|---:|---:|---:|---:|`);
+  console.log(`| trace | size | floor wall (cpu) | JS byte loop cpu (× floor) | WebAssembly tape alone cpu (× floor) | ${before ? 'before wall (cpu) | ' : ''}profile-gate wall (cpu) | of it module loading cpu | ratio wall (cpu) | floor peak RSS | ${before ? 'before peak RSS | ' : ''}profile-gate peak RSS |`);
+  console.log(`|---|---:|---:|---:|---:|${before ? '---:|' : ''}---:|---:|---:|---:|${before ? '---:|' : ''}---:|`);
   for (const r of results) {
     const was = before ? `${s(r.before.wallMs)} (${s(r.before.cpuMs)}) | ` : '';
     console.log(
-      `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${s(r.jsloop.cpuMs)} (${fmt(r.jsLoopCpuRatio, 1)}×) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | ${s(r.ours.loadCpuMs)} | ${fmt(r.ratio, 1)}× (**${fmt(r.cpuRatio, 1)}×**) | ${fmt(r.floor.peakRssMB)} MB | ${fmt(r.ours.peakRssMB)} MB |`,
+      `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${s(r.jsloop.cpuMs)} (${fmt(r.jsLoopCpuRatio, 1)}×) | ${s(r.tape.cpuMs)} (${fmt(r.tapeCpuRatio, 1)}×) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | ${s(r.ours.loadCpuMs)} | ${fmt(r.ratio, 1)}× (**${fmt(r.cpuRatio, 1)}×**) | ${fmt(r.floor.peakRssMB)} MB | ${before ? `${fmt(r.before.peakRssMB)} MB | ` : ''}${fmt(r.ours.peakRssMB)} MB |`,
     );
   }
   if (process.argv.includes('--profile')) {

@@ -11,11 +11,12 @@
  * Each output is the capture as JSON (the event record expanded) or the error's class and message,
  * kept as a SHA-256; the two builds run in child processes.
  *
- *   node bench/kineto-same.mjs DIR_A DIR_B [--quick] [FILE…]
+ *   node bench/kineto-same.mjs DIR_A DIR_B [--quick] [--seed 12345] [--variants 12] [FILE…]
  * DIR: a tree compiled with bench/kineto-ingest.tsconfig.json, e.g. an earlier commit's:
  *   git worktree add /tmp/old <commit> && npx tsc -p /tmp/old/bench/kineto-ingest.tsconfig.json --outDir /tmp/old-build
  * (the tree must sit where `zod` resolves: inside the repository, or beside a node_modules link).
- * --quick: as on disk and one re-chunking only. Exits 1 on any difference, naming the first ones.
+ * --quick: as on disk and one re-chunking only. --variants N: N cuts and N flips per trace (12), at
+ * offsets drawn from --seed. Exits 1 on any difference, naming the first ones.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -71,7 +72,7 @@ function inMemory(path, bytes, sizes) {
   };
 }
 
-async function child(build, out, quick, files) {
+async function child(build, out, quick, files, seedGiven, variants) {
   const load = async (path) => import(pathToFileURL(join(resolve(build), 'src', path)).href);
   const { default: kineto } = await load('ingest/formats/kineto-json.js');
   const { runImporter } = await load('ingest/common/importer.js');
@@ -90,7 +91,7 @@ async function child(build, out, quick, files) {
       return `${error.constructor?.name}: ${error.message}`;
     }
   };
-  let seed = 12345;
+  let seed = seedGiven;
   const random = (n) => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return seed % n;
@@ -102,7 +103,7 @@ async function child(build, out, quick, files) {
     const bytes = file.endsWith('.gz') ? gunzipSync(raw) : raw;
     for (const sizes of quick ? [[997, 13]] : [[4093], [1, 7, 64, 333], [65536, 13]]) results[`${file}, chunks of ${sizes}`] = await run(inMemory(file, bytes, sizes));
     if (quick) continue;
-    for (let t = 0; t < 12; t++) {
+    for (let t = 0; t < variants; t++) {
       const cut = random(bytes.length);
       results[`${file}, cut at ${cut}`] = await run(inMemory(file, bytes.subarray(0, cut), [4096, 777]));
       const flipped = Buffer.from(bytes);
@@ -115,18 +116,27 @@ async function child(build, out, quick, files) {
 }
 
 if (process.argv[2] === '--child') {
-  const [build, out, quick, ...files] = process.argv.slice(3);
-  await child(build, out, quick === 'quick', files);
+  const [build, out, quick, seed, variants, ...files] = process.argv.slice(3);
+  await child(build, out, quick === 'quick', files, Number(seed), Number(variants));
 } else {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
+  const option = (name, fallback) => {
+    const at = args.indexOf(`--${name}`);
+    if (at < 0) return fallback;
+    const value = args[at + 1];
+    args.splice(at, 2);
+    return value;
+  };
+  const seed = option('seed', '12345');
+  const variants = option('variants', '12');
   const [a, b, ...given] = args.filter((arg) => arg !== '--quick');
   if (!a || !b) throw new Error('usage: node bench/kineto-same.mjs DIR_A DIR_B [--quick] [FILE…]');
   const files = given.length ? given : fixtures();
   const dir = mkdtempSync(join(tmpdir(), 'kineto-same-'));
   const outputs = [a, b].map((build, i) => {
     const out = join(dir, `${i}.json`);
-    execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', build, out, quick ? 'quick' : 'full', ...files], { stdio: 'inherit' });
+    execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', build, out, quick ? 'quick' : 'full', seed, variants, ...files], { stdio: 'inherit' });
     return JSON.parse(readFileSync(out, 'utf8'));
   });
   const keys = Object.keys(outputs[0]);

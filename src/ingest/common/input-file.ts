@@ -26,9 +26,10 @@ export interface InputFile {
    * The same bytes read into one reused buffer, where the file allows it (plain UTF-8 on disk): each
    * chunk is valid only until the next is asked for, so a reader keeps a copy of what it needs
    * later. Fresh buffers per chunk are freed only by a later garbage collection, which lets a
-   * gigabyte of input hold tens of MB of dead chunks at a time.
+   * gigabyte of input hold tens of MB of dead chunks at a time. `into`: the buffer to read into
+   * (the reader's own memory, so that it need not copy the bytes there); 1 MiB when not given.
    */
-  chunks?(): AsyncIterable<Buffer>;
+  chunks?(into?: Buffer): AsyncIterable<Buffer>;
   /** The whole (decompressed) file as bytes, for binary formats (SQLite). */
   bytes?(): Promise<Uint8Array>;
 }
@@ -181,7 +182,7 @@ export async function openInput(path: string): Promise<InputFile> {
       }
       return decodeBytes(bytes);
     },
-    ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: () => reusedChunks(path) } : {}),
+    ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: (into?: Buffer) => reusedChunks(path, into) } : {}),
     stream() {
       const raw = createReadStream(path, { highWaterMark: 1 << 20 });
       let bytes: Readable = raw;
@@ -196,11 +197,11 @@ export async function openInput(path: string): Promise<InputFile> {
   };
 }
 
-/** The file's bytes read 1 MiB at a time into one buffer (InputFile.chunks). */
-async function* reusedChunks(path: string): AsyncGenerator<Buffer> {
+/** The file's bytes read 1 MiB (or `into`'s length) at a time into one buffer (InputFile.chunks). */
+async function* reusedChunks(path: string, into?: Buffer): AsyncGenerator<Buffer> {
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(1 << 20);
+    const buffer = into ?? Buffer.allocUnsafe(1 << 20);
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) return;

@@ -6,6 +6,7 @@
  */
 import { COLON, COMMA, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET } from './json-element.js';
 import { decodeJsonString, stringEnd } from './string-end.js';
+import * as T from './tape.js';
 
 const MINUS = 45;
 const DOT = 46;
@@ -116,6 +117,8 @@ export class EventFields {
   cat: string | undefined;
   nameStart = -1;
   nameEnd = -1;
+  /** The name's id on the tape it came from (NameCache.getById); -1 when read here. */
+  nameId = -1;
   pid = NaN;
   /** Numeric tid (NaN when absent or a string). */
   tid = NaN;
@@ -158,6 +161,7 @@ export class EventFields {
     this.cat = undefined;
     this.nameStart = -1;
     this.nameEnd = -1;
+    this.nameId = -1;
     this.pid = NaN;
     this.tid = NaN;
     this.hasTs = false;
@@ -176,6 +180,43 @@ export class EventFields {
     const p = this.ws(start);
     if (bytes[p] !== LBRACE) this.fail('a trace event object', p);
     return this.members(p, 1);
+  }
+
+  /**
+   * Take the fields of an event the WebAssembly tape read (tape.ts): the record at `at` of
+   * `records`, whose ranges index into `bytes`. The same fields read() gives for the same event.
+   */
+  fromTape(records: Float64Array, at: number, bytes: Buffer): void {
+    this.b = bytes;
+    this.ph = records[at + T.S_PH]!;
+    this.cat = undefined;
+    this.nameStart = records[at + T.S_NAME_START]!;
+    this.nameEnd = records[at + T.S_NAME_END]!;
+    this.nameId = records[at + T.S_NAME_ID]!;
+    this.pid = records[at + T.S_PID]!;
+    this.tid = records[at + T.S_TID]!;
+    // As read() does, times absent from this event leave the last ones in place (unread when absent).
+    this.hasTs = records[at + T.S_HAS_TS] === 1;
+    if (this.hasTs) {
+      this.tsUs = records[at + T.S_TS_US]!;
+      this.tsFracNs = records[at + T.S_TS_FRAC]!;
+    }
+    this.hasDur = records[at + T.S_HAS_DUR] === 1;
+    if (this.hasDur) this.durNs = records[at + T.S_DUR_US]! * 1000 + records[at + T.S_DUR_FRAC]!;
+    this.device = records[at + T.S_DEVICE]!;
+    this.stream = records[at + T.S_STREAM]!;
+    this.correlation = records[at + T.S_CORRELATION]!;
+    this.externalId = records[at + T.S_EXTERNAL_ID]!;
+    this.bytes = records[at + T.S_BYTES]!;
+    this.inputDimsStart = records[at + T.S_DIMS_START]!;
+    this.inputDimsEnd = records[at + T.S_DIMS_END]!;
+    if (records[at + T.S_SHAPE_SET] === 1) {
+      for (let k = 0; k < 6; k++) this.shape[k] = records[at + T.S_SHAPE + k]!;
+      this.shapeSet = true;
+    } else if (this.shapeSet) {
+      this.shape.fill(NaN);
+      this.shapeSet = false;
+    }
   }
 
   /** The bytes the last read() parsed; name and other ranges index into it. */

@@ -46,6 +46,12 @@ export interface ScanSink {
   event(bytes: Buffer, start: number, limit: number, category: number, offset: number): number;
   /** One top-level member other than traceEvents: its key and the value's bytes. */
   member(key: string, bytes: Buffer, start: number, end: number, offset: number): void;
+  /**
+   * Events read by the WebAssembly tape (tape.ts), in the order of the trace: `count` records of
+   * `tape.slots` numbers whose byte ranges index into `bytes`, the chunk starting at absolute
+   * offset `base`. A sink without this method is given every event through event().
+   */
+  taped?(records: Float64Array, count: number, bytes: Buffer, base: number): void;
 }
 
 /** Thrown for bytes that are not the expected JSON; the caller turns it into an InputError. */

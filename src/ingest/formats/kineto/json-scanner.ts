@@ -3,6 +3,9 @@
  * Bytes are fed chunk by chunk. This state machine walks the root object and the traceEvents
  * array; each element in them (an event, or another top-level member's value) is scanned by
  * ElementScanner, which skips unwanted events by their bytes and hands wanted ones to the sink.
+ * For a sink that takes tape records (ScanSink.taped), runs of plain events are read by the
+ * WebAssembly tape instead (tape.ts); the first event it leaves goes to ElementScanner, so what is
+ * read, and every error, is the same either way.
  * Top-level keys may come before or after traceEvents. Truncated or malformed input throws a
  * ScanError with the absolute byte offset.
  * Limits: skipped events are checked only for balanced brackets and closed strings, not full JSON
@@ -10,6 +13,7 @@
  */
 import { COLON, COMMA, describeByte, ElementScanner, isSpace, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET, ScanError, type ScanSink } from './json-element.js';
 import { endsInEscape, stringEnd } from './string-end.js';
+import { EventTape } from './tape.js';
 import { InputError } from '../../../errors.js';
 import type { InputFile } from '../../common/input-file.js';
 
@@ -27,6 +31,8 @@ const ARRAY_AFTER = 7; // after an event: `,` or `]`
 const ARRAY_NEXT = 8; // after `,`: an event
 const AFTER_ROOT = 9;
 const IN_ELEMENT = 10;
+/** Bytes a read of the file gives at most. */
+const READ_SIZE = 1 << 20;
 
 const EXPECTED_AT_EOF = [
   'a JSON object',
@@ -52,18 +58,30 @@ export class TraceScanner {
   private key = '';
   private rootEmpty = true;
   private readonly element: ElementScanner;
+  /** Reads the plain events of a chunk in WebAssembly, for a sink that takes its records. */
+  private readonly tape: EventTape | undefined;
   sawTraceEvents = false;
 
   /** `everyEvent`: hand every traceEvents element to the sink, whatever its category (ElementScanner). */
-  constructor(sink: ScanSink, options: { everyEvent?: boolean } = {}) {
+  constructor(
+    private readonly sink: ScanSink,
+    options: { everyEvent?: boolean } = {},
+  ) {
     this.element = new ElementScanner(sink, options.everyEvent ?? false);
+    this.tape = sink.taped && !options.everyEvent ? new EventTape() : undefined;
   }
 
   get bytesSeen(): number {
     return this.base;
   }
 
+  /** Where a reader of the file may put its bytes, so that the tape need not copy them (undefined: anywhere). */
+  readBuffer(): Buffer | undefined {
+    return this.tape?.reserve(READ_SIZE);
+  }
+
   push(chunk: Buffer): void {
+    this.tape?.load(chunk);
     this.keyStart = 0;
     this.element.base = this.base;
     this.run(chunk, chunk.length);
@@ -93,7 +111,7 @@ export class TraceScanner {
           this.state = ARRAY_NEXT;
           i++;
           while (i < n && isSpace(chunk[i]!)) i++;
-          if (i < n && chunk[i] === LBRACE) i = this.beginElement(true, chunk, i);
+          if (i < n && chunk[i] === LBRACE) i = this.nextEvents(chunk, i);
         }
       } else if (state === ROOT_KEY_STRING) i = this.scanKey(chunk, i, n);
       else {
@@ -152,6 +170,7 @@ export class TraceScanner {
         this.rootEmpty = false;
         return i + 1;
       case ARRAY_FIRST:
+        if (c === LBRACE) return this.nextEvents(chunk, i);
         if (c !== RBRACKET) return this.beginElement(true, chunk, i);
         this.state = ROOT_AFTER_VALUE;
         return i + 1;
@@ -161,7 +180,7 @@ export class TraceScanner {
         else this.fail('`,` or `]` between trace events', chunk, i);
         return i + 1;
       case ARRAY_NEXT:
-        return this.beginElement(true, chunk, i);
+        return c === LBRACE ? this.nextEvents(chunk, i) : this.beginElement(true, chunk, i);
       default:
         return this.fail('nothing after the top-level object', chunk, i);
     }
@@ -188,6 +207,32 @@ export class TraceScanner {
     return j + 1;
   }
 
+  /**
+   * Events from the `{` at i: as many as the tape reads, then the first one it leaves (one that is
+   * not plain, or runs past the chunk) to the element scanner. Returns the next index, in the state
+   * reached: after an event, or at the `{` of the one left.
+   */
+  private nextEvents(chunk: Buffer, i: number): number {
+    const tape = this.tape;
+    if (tape === undefined) return this.beginElement(true, chunk, i);
+    for (;;) {
+      const stop = tape.scan(i);
+      const count = tape.count;
+      if (count !== 0) this.sink.taped!(tape.records, count, chunk, this.base);
+      if (tape.stoppedAfterEvent) {
+        this.state = ARRAY_AFTER;
+        return stop;
+      }
+      if (stop === i) return this.beginElement(true, chunk, i);
+      i = stop;
+      // A full tape stops at the next event's `{`: read on.
+      if (count !== tape.capacity) {
+        this.state = ARRAY_NEXT;
+        return this.beginElement(true, chunk, i);
+      }
+    }
+  }
+
   private beginElement(isEvent: boolean, chunk: Buffer, i: number): number {
     this.element.begin(isEvent, this.key, chunk, i);
     this.state = IN_ELEMENT;
@@ -203,7 +248,7 @@ export class TraceScanner {
  */
 export async function scanFile(file: InputFile, scanner: TraceScanner): Promise<void> {
   // A reused buffer where the file allows it: the scanner copies what it keeps across chunks.
-  const chunks = (file.chunks ? file.chunks() : file.stream())[Symbol.asyncIterator]();
+  const chunks = (file.chunks ? file.chunks(scanner.readBuffer()) : file.stream())[Symbol.asyncIterator]();
   try {
     for (;;) {
       let next: IteratorResult<unknown>;

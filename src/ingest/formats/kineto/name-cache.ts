@@ -34,6 +34,8 @@ interface Bucket<T> {
 
 export class NameCache<T> {
   private readonly buckets = new Map<number, Bucket<T>>();
+  /** Entries by the id the event tape gave their bytes (tape.ts), once looked up by bytes. */
+  private readonly byId: Array<NameEntry<T> | undefined> = [];
 
   constructor(
     private readonly decode: (bytes: Buffer) => string,
@@ -67,6 +69,17 @@ export class NameCache<T> {
     bucket.entries.push(entry);
     if (bucket.byBytes) bucket.byBytes.set(key!, entry);
     else if (bucket.entries.length > BUCKET_SCAN) bucket.byBytes = new Map(bucket.entries.map((known) => [known.bytes.toString('latin1'), known]));
+    return entry;
+  }
+
+  /**
+   * The entry of a name the event tape numbered: `id` stands for the bytes [start, end), the same
+   * id for the same bytes (-1: not numbered, looked up by its bytes).
+   */
+  getById(id: number, buf: Buffer, start: number, end: number): NameEntry<T> {
+    if (id < 0) return this.get(buf, start, end);
+    let entry = this.byId[id];
+    if (entry === undefined) this.byId[id] = entry = this.get(buf, start, end);
     return entry;
   }
 

@@ -26,6 +26,7 @@ import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
 import { decodeJsonString } from './string-end.js';
+import { S_CATEGORY, S_START, SLOTS } from './tape.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
 import { HOST_DEVICE, TraceEvents, type TraceEventKind } from '../../../model/trace-events.js';
 
@@ -213,6 +214,14 @@ export class TraceSummary implements ScanSink {
     return end;
   }
 
+  taped(records: Float64Array, count: number, bytes: Buffer, base: number): void {
+    const f = this.fields;
+    for (let k = 0, at = 0; k < count; k++, at += SLOTS) {
+      f.fromTape(records, at, bytes);
+      this.use(records[at + S_CATEGORY]!, f, base + records[at + S_START]!);
+    }
+  }
+
   private use(category: number, f: EventFields, offset: number): void {
     if (category === CAT_UNKNOWN) {
       category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
@@ -284,7 +293,7 @@ export class TraceSummary implements ScanSink {
   /** The interned entry for the event's name. */
   private named<T>(cache: NameCache<T>): T {
     const f = this.fields;
-    return f.nameStart < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.get(f.buffer, f.nameStart, f.nameEnd).value;
+    return f.nameStart < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
   }
 
   private kernel(startNs: number): void {
@@ -314,7 +323,7 @@ export class TraceSummary implements ScanSink {
     if (!f.hasTs || !f.hasDur || f.nameStart < 0) return;
     this.cpuOpBaseUs ??= f.tsUs;
     const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
-    const op = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+    const op = this.cpuOpNames.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
     this.record('cpu-op', op.name, HOST_DEVICE, f.tid);
     this.launchSites.op(op, f.externalId, f.tid, start, start + f.durNs, op.matmul ? f.inputDims() : undefined);
   }
@@ -336,7 +345,7 @@ export class TraceSummary implements ScanSink {
     if (!f.hasTs || !f.hasDur || f.nameStart < 0 || f.durNs < 0) return;
     const start = this.hostNs();
     // Built-ins are most Python events and never the user's frame: told by their bytes, not interned.
-    const frame = f.nameStartsWith(BUILT_IN) ? SKIPPED_FRAME : this.pythonNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+    const frame = f.nameStartsWith(BUILT_IN) ? SKIPPED_FRAME : this.pythonNames.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
     if (!this.python.frame(f.pid, f.tid, start, start + f.durNs, frame)) {
       this.ctx.count('python-frame-out-of-order', 'data-loss', 'python_function events that start before the previous one on their thread were dropped (their nesting is unknown)');
     }

@@ -1,0 +1,169 @@
+/**
+ * The WebAssembly event tape (kineto/tape.ts) against the JavaScript event reader it stands in for:
+ * every event it takes must read as EventFields.read() reads it, and every event it cannot read the
+ * same way must be left, at its `{`, to the JavaScript scanner. Whole traces read both ways are
+ * compared by bench/kineto-same.mjs; here, the single events at the edges of what the tape takes.
+ */
+import { categoryOf, CAT_CPU_OP, CAT_KERNEL, CAT_PYTHON, CAT_SKIP } from '../../src/ingest/formats/kineto/categories.js';
+import { EventFields } from '../../src/ingest/formats/kineto/event-reader.js';
+import { EventTape, S_CATEGORY, S_END, S_NAME_ID, S_START } from '../../src/ingest/formats/kineto/tape.js';
+
+/** The events of `texts` as one traceEvents array's elements, run through the tape from the first `{`. */
+function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: number; start: number; end: number; fields: EventFields }>; left: number[] } {
+  const bytes = Buffer.from(`[${texts.join(',\n  ')}]`);
+  const tape = new EventTape();
+  tape.load(bytes);
+  const records: Array<{ category: number; start: number; end: number; fields: EventFields }> = [];
+  const left: number[] = [];
+  let p = 1;
+  while (bytes[p] === 0x7b) {
+    const stop = tape.scan(p);
+    for (let k = 0; k < tape.count; k++) {
+      const at = k * tape.slots;
+      const fields = new EventFields();
+      fields.fromTape(tape.records, at, bytes);
+      records.push({ category: tape.records[at + S_CATEGORY]!, start: tape.records[at + S_START]!, end: tape.records[at + S_END]!, fields });
+    }
+    if (tape.stoppedAfterEvent) break;
+    // Left to JavaScript: note its start, move past it with the reader, and go on.
+    left.push(stop);
+    p = new EventFields().read(bytes, stop, bytes.length, true);
+    while (bytes[p] === 0x2c || bytes[p] === 0x20 || bytes[p] === 0x0a) p++;
+  }
+  return { bytes, records, left };
+}
+
+function fieldsOf(f: EventFields): Record<string, unknown> {
+  return {
+    ph: f.ph,
+    cat: f.cat,
+    name: f.name(),
+    pid: f.pid,
+    tid: f.tid,
+    ts: f.hasTs ? [f.tsUs, f.tsFracNs] : undefined,
+    durNs: f.hasDur ? f.durNs : undefined,
+    device: f.device,
+    stream: f.stream,
+    correlation: f.correlation,
+    externalId: f.externalId,
+    bytes: f.bytes,
+    inputDims: f.inputDims(),
+    shape: [...f.shape],
+  };
+}
+
+const KERNEL =
+  '{"ph": "X", "cat": "kernel", "name": "void gemm<128, 4>(float*)", "pid": 0, "tid": 7, "ts": 5155819497601.6789, "dur": 464.6, "args": {"External id": 329731, "queued": 0, "device": 0, "stream": 7, "correlation": 4078231, "blocks per SM": 0.121212, "grid": [16,1,1], "block": [256, 1, 1], "est. achieved occupancy %": 2}}';
+
+describe('kineto event tape', () => {
+  it('reads each event it takes as the JavaScript reader does, field by field', () => {
+    const texts = [
+      KERNEL,
+      '{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 469, "tid": 469, "ts": 5155819510721.158, "dur": 34.069, "args": {"External id": 330646, "Input Dims": [[32, 4096], [4096, 4096]], "Ev Idx": 917}}',
+      '{"ph": "X", "cat": "python_function", "name": "torch/nn/modules/linear.py(125): forward", "pid": 469, "tid": 469, "ts": 12.5, "dur": 7, "args": {"Python parent id": 811, "device": 3}}',
+      '{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 7, "ts": 100.0005, "dur": 2.9999, "args": {"device": 0, "stream": 7, "correlation": 12, "bytes": 4096, "memory bandwidth (GB/s)": 1.5}}',
+      '{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 469, "tid": 469, "ts": 1, "dur": 0.328, "args": {"External id": 1, "cbid": 211, "correlation": 4078228}}',
+      '{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 469, "tid": 469, "ts": 1.0, "dur": 1000}',
+      '{\n    "ph": "X", "cat": "Kernel", "name": "k\\"quoted\\\\", "pid": 0, "tid": 7, "ts": 1., "dur": 3\n  }',
+      // grid and block that are not three numbers: the reader keeps what it read of them.
+      '{"ph": "X", "cat": "kernel", "name": "odd dims", "ts": 2, "dur": 3, "args": {"grid": [4, "x", 1], "block": [1, 2, 3, 4]}}',
+      // A second name, a ts that is not a number, a dur with many fraction digits, no pid.
+      '{"ph": "X", "cat": "kernel", "name": "first", "name": "second", "ts": "late", "dur": 0.12345678, "tid": 7}',
+      '{"cat": "cpu_op", "ph": "B", "name": "aten::add", "args": {}}',
+      '{"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "ts": 1, "dur": 1, "args": {"nested": {"a": [1, {"b": "]"}]}, "correlation": 9}}',
+      '{"ph": "X", "cat": "gpu_user_annotation", "name": "", "ts": 0, "dur": 0}',
+      // Digit runs of every length from 1 to 20, where doubles stop holding every integer.
+      ...Array.from({ length: 20 }, (_, k) => {
+        const digits = '98765432109876543210'.slice(0, k + 1);
+        return `{"ph": "X", "cat": "kernel", "name": "digits", "pid": ${digits}, "tid": 0${digits}, "ts": ${digits}.${digits}, "dur": ${digits}, "args": {"correlation": ${digits}, "grid": [${digits}, 1, 1]}}`;
+      }),
+    ];
+    const { bytes, records, left } = scanAll(texts);
+    expect(left).toEqual([]);
+    expect(records.map((r) => r.category)).toEqual([CAT_KERNEL, CAT_CPU_OP, CAT_PYTHON, 3, 5, 7, CAT_KERNEL, CAT_KERNEL, CAT_KERNEL, CAT_CPU_OP, 6, 8, ...Array<number>(20).fill(CAT_KERNEL)]);
+    for (const record of records) {
+      const expected = new EventFields();
+      const end = expected.read(bytes, record.start, bytes.length, false, record.category !== CAT_PYTHON);
+      expect(record.end).toBe(end);
+      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected));
+    }
+    // The values the reader gives, written from the text: the µs fraction's fourth digit rounds.
+    expect(fieldsOf(records[0]!.fields)).toMatchObject({ ts: [5155819497601, 679], durNs: 464600, shape: [16, 1, 1, 256, 1, 1], correlation: 4078231, externalId: 329731 });
+    expect(fieldsOf(records[2]!.fields)).toMatchObject({ device: NaN, durNs: 7000 }); // a Python event's args are not read
+    expect(fieldsOf(records[7]!.fields)).toMatchObject({ shape: [4, NaN, NaN, 1, 2, 3] });
+    expect(fieldsOf(records[8]!.fields)).toMatchObject({ name: 'second', ts: undefined, durNs: 123, pid: NaN, tid: 7 });
+    expect(fieldsOf(records[19]!.fields)).toMatchObject({ pid: 98765432, tid: 98765432, ts: [98765432, 988], correlation: 98765432 });
+    expect(fieldsOf(records[31]!.fields)).toMatchObject({ pid: 98765432109876540000 });
+  });
+
+  it('leaves an event to JavaScript wherever the two could read it differently', () => {
+    const odd = [
+      '{"ph": "X", "cat": "kernel", "name": "negative ts", "ts": -5.5, "dur": 1}',
+      '{"ph": "X", "cat": "kernel", "name": "exponent", "ts": 1e3, "dur": 1}',
+      '{"ph": "X", "cat": "kernel", "name": "float pid", "pid": 1.5, "ts": 1, "dur": 1}',
+      '{"ph": "X", "c\\u0061t": "kernel", "name": "escaped key", "ts": 1, "dur": 1}',
+      '{"ph": "X", "args": {"device": 0}, "cat": "kernel", "name": "args before cat", "ts": 1, "dur": 1}',
+      '{"ph": "X", "cat": "ac2g", "cat": "kernel", "name": "two categories", "ts": 1, "dur": 1}',
+      '{"ph": "X", "cat": 7, "name": "category not a string", "ts": 1, "dur": 1}',
+      '{"ph": "X", "cat": "ac2g", "name": "mismatched brackets", "args": {"a": [1}}}',
+      '{"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "no category, args"}}',
+      // The reader takes this token whole; the scanner would open a string at its quote.
+      '{"ph": "X", "cat": "ac2g", "v": ab"c, "name": "a quote in a token"}',
+    ];
+    const plain = '{"ph": "X", "cat": "kernel", "name": "plain", "ts": 1, "dur": 1}';
+    const texts = odd.flatMap((text) => [plain, text]);
+    // The reader must be able to read past each (so the mismatched brackets are balanced for it).
+    const { bytes, records, left } = scanAll(texts);
+    expect(left.map((at) => bytes.toString('utf8', at, at + 20))).toEqual(odd.map((text) => text.slice(0, 20)));
+    expect(records.map((r) => r.fields.name())).toEqual(odd.map(() => 'plain'));
+  });
+
+  it('finds the same category as the JavaScript scanner for every name it knows', () => {
+    const names = ['kernel', 'Kernel', 'gpu_memcpy', 'Memcpy', 'gpu_memset', 'Memset', 'cuda_runtime', 'Runtime', 'cuda_driver', 'user_annotation', 'gpu_user_annotation', 'cpu_op', 'Operator', 'python_function', 'ac2g', 'kernels', 'cpu_opx', 'Kernel ', 'gpu_memcpY', ''];
+    const { records } = scanAll(names.map((name) => `{"cat": "${name}", "ph": "X"}`));
+    const expected = names.map((name) => categoryOf(Buffer.from(name), 0, name.length)).filter((category) => category !== CAT_SKIP);
+    expect(records.map((r) => r.category)).toEqual(expected);
+    expect(expected).toHaveLength(14);
+  });
+
+  it('gives equal names one id and different names different ids, across scans', () => {
+    const long = 'void gemm_kernel<' + 'float, '.repeat(200);
+    // Names of one length that differ in one byte, which a sampled hash may not see.
+    const twins = Array.from({ length: 40 }, (_, i) => `${long}${String.fromCharCode(65 + i)}>`);
+    const names = [...twins, 'aten::mm', '', 'aten::mm', ...twins.reverse(), 'k\\"x'];
+    const tape = new EventTape();
+    const ids: number[] = [];
+    for (const name of names) {
+      const bytes = Buffer.from(`[{"ph": "X", "cat": "kernel", "name": "${name}"}]`);
+      tape.load(bytes);
+      tape.scan(1);
+      ids.push(tape.records[S_NAME_ID]!);
+    }
+    const idOf = new Map<string, number>();
+    names.forEach((name, i) => {
+      expect(ids[i]).toBeGreaterThanOrEqual(0);
+      if (!idOf.has(name)) idOf.set(name, ids[i]!);
+      expect(ids[i]).toBe(idOf.get(name));
+    });
+    expect(new Set(idOf.values()).size).toBe(idOf.size);
+    expect(idOf.size).toBe(43);
+    // An event without a name has none.
+    const bytes = Buffer.from('[{"ph": "X", "cat": "kernel"}]');
+    tape.load(bytes);
+    tape.scan(1);
+    expect(tape.records[S_NAME_ID]).toBe(-1);
+  });
+
+  it('stops at an event that runs past the chunk, and after the last event of the array', () => {
+    const { records, left } = scanAll([KERNEL, KERNEL]);
+    expect(records).toHaveLength(2);
+    expect(left).toEqual([]);
+    const cut = Buffer.from(`[${KERNEL}, ${KERNEL}`).subarray(0, KERNEL.length + 40);
+    const tape = new EventTape();
+    tape.load(cut);
+    const stop = tape.scan(1);
+    expect(tape.count).toBe(1);
+    expect(tape.stoppedAfterEvent).toBe(false);
+    expect(stop).toBe(KERNEL.length + 3);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * The WebAssembly event tape (wasm/kineto-tape.ts, compiled into tape-wasm.ts): the plain events of
+ * a chunk read outside JavaScript, handed back as one record of numbers and byte ranges per event
+ * of a wanted category. What it does not take (an event that is not plain, or runs past the chunk)
+ * it leaves to the JavaScript scanner, at the event's `{`.
+ */
+import { TAPE_WASM_BASE64 } from './tape-wasm.js';
+
+/** The parts of the WebAssembly API used here (the compile target's lib does not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+interface TapeExports {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  scan(from: number, length: number): number;
+  tapeAt(): number;
+  inputAt(): number;
+  recordSlots(): number;
+  recordCapacity(): number;
+  recordCount(): number;
+  stoppedAfterEvent(): number;
+}
+
+// Record slots (wasm/kineto-tape.ts's S_*).
+export const S_CATEGORY = 0;
+export const S_START = 1;
+export const S_END = 2;
+export const S_PH = 3;
+export const S_NAME_START = 4;
+export const S_NAME_END = 5;
+export const S_PID = 6;
+export const S_TID = 7;
+export const S_HAS_TS = 8;
+export const S_TS_US = 9;
+export const S_TS_FRAC = 10;
+export const S_HAS_DUR = 11;
+export const S_DUR_US = 12;
+export const S_DUR_FRAC = 13;
+export const S_DEVICE = 14;
+export const S_STREAM = 15;
+export const S_CORRELATION = 16;
+export const S_EXTERNAL_ID = 17;
+export const S_BYTES = 18;
+export const S_DIMS_START = 19;
+export const S_DIMS_END = 20;
+export const S_SHAPE = 21;
+export const S_SHAPE_SET = 27;
+/** The name's id in this tape: equal ids, equal bytes; -1 when not interned (NameCache.getById). */
+export const S_NAME_ID = 28;
+/** Numbers per record (the module's recordSlots(), checked when it is instantiated). */
+export const SLOTS = 29;
+
+/** Vector loads may read this far past a chunk's last byte. */
+const SLACK = 16;
+const PAGE = 65536;
+
+let compiled: object | undefined;
+
+export class EventTape {
+  private readonly exports: TapeExports;
+  private readonly inputAt: number;
+  /** The chunk's bytes as the module sees them (a view of its memory, renewed when it grows). */
+  input: Buffer;
+  /** The records of the last scan(), `slots` numbers each. */
+  records: Float64Array;
+  readonly slots: number;
+  /** Records one scan() writes at most. */
+  readonly capacity: number;
+
+  constructor() {
+    compiled ??= new wasm.Module(Buffer.from(TAPE_WASM_BASE64, 'base64'));
+    this.exports = new wasm.Instance(compiled, {}).exports as TapeExports;
+    this.inputAt = this.exports.inputAt();
+    this.slots = this.exports.recordSlots();
+    if (this.slots !== SLOTS) throw new Error(`kineto tape: the module writes records of ${this.slots} numbers, not ${SLOTS}`);
+    this.capacity = this.exports.recordCapacity();
+    this.input = this.view(0);
+    this.records = this.recordView();
+  }
+
+  /** Room for a chunk of `length` bytes at the input (its bytes to be written into `input`). */
+  reserve(length: number): Buffer {
+    const memory = this.exports.memory;
+    const needed = this.inputAt + length + SLACK;
+    if (needed > memory.buffer.byteLength) {
+      memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
+      this.records = this.recordView();
+    }
+    this.input = this.view(length);
+    return this.input;
+  }
+
+  /** Copy a chunk into the module's memory, unless it was read there (into reserve()'s buffer). */
+  load(chunk: Buffer): void {
+    if (chunk.buffer === this.exports.memory.buffer && chunk.byteOffset === this.inputAt) this.input = this.view(chunk.length);
+    else this.reserve(chunk.length).set(chunk);
+  }
+
+  /**
+   * Read plain events from the `{` at `from` on. Returns where it stopped; `stoppedAfterEvent`
+   * tells whether that is just after an event (else an event's `{`); `count` records are in `records`.
+   */
+  scan(from: number): number {
+    return this.exports.scan(from, this.input.length);
+  }
+
+  get count(): number {
+    return this.exports.recordCount();
+  }
+
+  get stoppedAfterEvent(): boolean {
+    return this.exports.stoppedAfterEvent() === 1;
+  }
+
+  private view(length: number): Buffer {
+    return Buffer.from(this.exports.memory.buffer, this.inputAt, length);
+  }
+
+  private recordView(): Float64Array {
+    return new Float64Array(this.exports.memory.buffer, this.exports.tapeAt(), this.capacity * this.slots);
+  }
+}
