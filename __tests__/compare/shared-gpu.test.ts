@@ -105,9 +105,9 @@ describe('shared-gpu: a neighbour seen during measured runs', () => {
     expect(4 / 8 - 5 / 8).toBeLessThanOrEqual(ALIKE_SHARE);
     expect(decodeRow(alike.comparison!.rows)).toMatchObject({ status: 'fail', reading: { outcome: 'regressed', sharedGpu: { action: 'fail-both-sides', allRuns: 'fail' } } });
     expect(alike.verdict).toBe('fail');
-    expect(linesOf(alike)[0]).toMatch(/; the GPU was shared on both sides alike \(pid 4194000 .* during baseline runs 3, 4, 5, 6, 7 of 8; pid 4194000 .* during current runs 1, 2, 3, 4 of 8\), so the failure stands, shown at the 95% level too \(CI −5\.\d% … −4\.\d%, 8 vs 8 runs kept\)$/);
-    // Judged again as a pass is: at 95%, on all 8 runs a side (none left out as stalls: quiet runs).
-    expect(decodeRow(alike.comparison!.rows).reading).toMatchObject({ sharedGpu: { failCheck: { shown: true, level: 0.95, status: 'fail', kept: [8, 8], keptNeeded: 5 } } });
+    expect(linesOf(alike)[0]).toMatch(/; the GPU was shared on both sides alike \(pid 4194000 .* during baseline runs 3, 4, 5, 6, 7 of 8; pid 4194000 .* during current runs 1, 2, 3, 4 of 8\), so the failure stands, shown at the 97\.5% level too \(CI −5\.\d% … −4\.\d%, 8 vs 8 runs kept\)$/);
+    // Judged again at 97.5%, on all 8 runs a side (none left out as stalls: quiet runs).
+    expect(decodeRow(alike.comparison!.rows).reading).toMatchObject({ sharedGpu: { failCheck: { shown: true, level: 0.975, status: 'fail', kept: [8, 8], keptNeeded: 5 } } });
 
     const oneSide = compare(side(SLOWER, sharing(8, [1, 2, 3, 4, 5, 6], false)), side(QUIET, sharing(8, [1], false)));
     expect(decodeRow(oneSide.comparison!.rows)).toMatchObject({ status: 'insufficient-data', reading: { sharedGpu: { action: 'refused', allRuns: 'fail' } } });
@@ -123,7 +123,7 @@ describe('shared-gpu: a neighbour seen during measured runs', () => {
     expect(row.reading).toMatchObject({ sharedGpu: { allRuns: 'fail', refusedFor: 'fail-not-shown', failCheck: { shown: false, waitsForLastLook: true } } });
     expect(early.comparison!.undecided).toEqual(['decode_tok_s']);
     expect(linesOf(early)[0]).toMatch(/at the A\/B's last look \(a neighbour can slow every run of one side alike\): this look can still add runs; /);
-    // The same runs at the last look: the 5% regression, shown at 95% on 8 runs a side, fails.
+    // The same runs at the last look: the 5% regression, shown at 97.5% on 8 runs a side, fails.
     const last = compare(side(SLOWER, every), side(QUIET, every), { look: { index: 3, of: 3, final: true } });
     expect(decodeRow(last.comparison!.rows)).toMatchObject({ status: 'fail', reading: { sharedGpu: { action: 'fail-both-sides', failCheck: { shown: true, waitsForLastLook: false } } } });
     expect(last.verdict).toBe('fail');
@@ -141,16 +141,16 @@ describe('shared-gpu: a neighbour seen during measured runs', () => {
     const gated = compare(side(cur, every), side(base, every));
     const row = decodeRow(gated.comparison!.rows);
     expect(row.status).toBe('insufficient-data');
-    expect(row.reading).toMatchObject({ outcome: 'shared-gpu', sharedGpu: { action: 'refused', allRuns: 'fail', refusedFor: 'fail-not-shown', failCheck: { shown: false, level: 0.95, keptNeeded: 5 } } });
+    expect(row.reading).toMatchObject({ outcome: 'shared-gpu', sharedGpu: { action: 'refused', allRuns: 'fail', refusedFor: 'fail-not-shown', failCheck: { shown: false, level: 0.975, keptNeeded: 5 } } });
     const check = (row.reading as { sharedGpu: { failCheck: { kept: number[] } } }).sharedGpu.failCheck;
     expect(Math.min(...check.kept)).toBeLessThan(5);
     expect(gated.verdict).toBe('insufficient-data');
     expect(linesOf(gated)[0]).toMatch(
-      /^decode_tok_s undecided: the GPU was shared with another process, pid 4194000 .* during baseline runs 1, 2, 3, 4, 5 of 5; .* during current runs 1, 2, 3, 4, 5 of 5, and on both sides alike, where a failure must also hold at the 95% level on at least 5 kept runs a side, at the A\/B's last look \(a neighbour can slow every run of one side alike\): it rests on 3 baseline and 3 current runs kept; on all runs .*, which would have failed/,
+      /^decode_tok_s undecided: the GPU was shared with another process, pid 4194000 .* during baseline runs 1, 2, 3, 4, 5 of 5; .* during current runs 1, 2, 3, 4, 5 of 5, and on both sides alike, where a failure must also hold at the 97\.5% level on at least 5 kept runs a side, at the A\/B's last look \(a neighbour can slow every run of one side alike\): it rests on 3 baseline and 3 current runs kept; on all runs .*, which would have failed/,
     );
   });
 
-  it('under a neighbour on both sides, a failure whose 95% interval reaches inside the floor is undecided', () => {
+  it('under a neighbour on both sides, a failure whose 97.5% interval reaches inside the floor is undecided', () => {
     // A/A, 13 runs a side, every run shared: 5 runs a side slowed 4-17% and left out as stalls;
     // the current side's 8 kept runs sit 3-5% under the baseline's, a 90% interval just past the 3% floor.
     const base = [0.9856, 0.839, 1.0023, 1.015, 0.8786, 0.8924, 1.0021, 0.9102, 1, 1.0095, 0.9637, 1.0134, 1.0161].map((x) => 800 * x);
@@ -158,12 +158,12 @@ describe('shared-gpu: a neighbour seen during measured runs', () => {
     const every = sharing(13, Array.from({ length: 13 }, (_, i) => i + 1), false);
     const gated = compare(side(cur, every), side(base, every));
     const row = decodeRow(gated.comparison!.rows);
-    expect(row.reading).toMatchObject({ sharedGpu: { allRuns: 'fail', refusedFor: 'fail-not-shown', failCheck: { shown: false, level: 0.95 } } });
+    expect(row.reading).toMatchObject({ sharedGpu: { allRuns: 'fail', refusedFor: 'fail-not-shown', failCheck: { shown: false, level: 0.975 } } });
     const check = (row.reading as { sharedGpu: { failCheck: { ci: [number, number]; kept: number[] } } }).sharedGpu.failCheck;
-    // The interval at 95% reaches inside the 3% floor (its better end above −3%).
+    // The interval at 97.5% reaches inside the 3% floor (its better end above −3%).
     expect(check.ci[1]).toBeGreaterThan(-0.03);
     expect(row.ci![1]).toBeLessThanOrEqual(-0.03);
-    expect(linesOf(gated)[0]).toMatch(/: at 95% it would have been undecided \(CI −\d\.\d% … −\d\.\d%, which reaches inside the 3% floor\); on all runs .*, which would have failed/);
+    expect(linesOf(gated)[0]).toMatch(/: at 97\.5% it would have been undecided \(CI −\d\.\d% … −\d\.\d%, which reaches inside the 3% floor\); on all runs .*, which would have failed/);
   });
 
   it('a failure with only the baseline shared stands (the neighbour slowed the baseline, against the regression); an improvement with only the baseline shared does not', () => {

@@ -6,10 +6,10 @@
  *   sharing left alone, when each run's samples are known and enough clean runs remain on both
  *   sides (minSamples); the runs left out are named. Otherwise it is undecided (insufficient-data,
  *   why `shared-gpu`), except a failure seen under sharing alike on both sides (each side's share of
- *   shared runs within ALIKE_SHARE of the other's), which stands when it is shown as a pass is (its
- *   interval at the pass level wholly past the floor, on as many kept runs a side as a 90% interval
- *   of a median needs): a neighbour on both sides does not make one side slower, but it can slow
- *   every run of one side by chance; and a change found against the sharing (a failure with only the
+ *   shared runs within ALIKE_SHARE of the other's), which stands when it is shown more strictly than
+ *   a pass (its interval at the shared-fail level wholly past the floor, on as many kept runs a side
+ *   as a 90% interval of a median needs, at an A/B's last look): a neighbour on both sides does not
+ *   make one side slower, but it can slow every run of one side by chance; and a change found against the sharing (a failure with only the
  *   baseline shared, an improvement with only the current), which a neighbour can only have made smaller.
  * - with `shared-gpu: ignore`, every row stands as decided on all runs, and the sharing is named.
  * Rows of a metric no side saw sharing for are untouched. Pure; the rows come from compareMetrics.
@@ -19,7 +19,7 @@ import type { ComparisonRow, SharedGpuReading, Side } from '../model/report.js';
 import type { GatedRow, GateInput, GateMetric } from './gate-input.js';
 import { ciLevel, type GateOptions } from './gate-options.js';
 import { medianIntervalMinSamples } from './median-interval.js';
-import { compareMetrics, passLevel, type MetricComparison } from './metric-rows.js';
+import { compareMetrics, type MetricComparison } from './metric-rows.js';
 import { relativeRobustSd } from './statistics.js';
 
 /** The largest gap between the sides' shares of shared runs at which the sharing counts as alike on both. */
@@ -96,20 +96,31 @@ function againstSharing(status: ComparisonRow['status'], sides: readonly SharedG
 type FailCheck = NonNullable<SharedGpuReading['failCheck']>;
 
 /**
- * A failure under a neighbour on both sides, judged again as a pass is judged: the comparison at the
- * pass level (`strict`, compareMetrics at alpha / 2, so its interval is the pass level's) must fail
- * too, each side must keep as many runs as a distribution-free 90% interval of a median needs (5),
- * and an A/B decides it at its last look, on every run it can take. A neighbour that slows about
- * half the runs slows every run of one side now and then (bench/README.md, "A failure under a
- * neighbour on both sides"): a few such runs look like a change of code, and each look of an A/B is
- * another chance of such luck.
+ * The two-sided level at which a failure under a neighbour on both sides is judged again: 1 − alpha/2
+ * (97.5% at the default alpha 0.05), its nearer end twice as sure as a pass's (95%). Each run sees
+ * the neighbour's own load, and a side's runs can share its luck (all slowed): the runs' interval
+ * does not hold that. At the pass level one simulated A/A job in about 28,000 still failed on a side
+ * slowed throughout; at this level none of 48,000 (bench/README.md, "A failure under a neighbour on
+ * both sides").
+ */
+export function sharedFailLevel(alpha: number): number {
+  return 1 - alpha / 2;
+}
+
+/**
+ * A failure under a neighbour on both sides, judged again: the comparison at sharedFailLevel
+ * (`strict`, compareMetrics at the alpha whose interval has that level) must fail too, each side must
+ * keep as many runs as a distribution-free 90% interval of a median needs (5), and an A/B decides it
+ * at its last look, on every run it can take. A neighbour that slows about half the runs slows every
+ * run of one side now and then: a few such runs look like a change of code, and each look of an A/B
+ * is another chance of such luck.
  */
 function failCheckOf(strictRow: ComparisonRow | undefined, options: GateOptions): FailCheck {
   const kept: [number, number] = strictRow?.samples ? [strictRow.samples[0], strictRow.samples[1]] : [0, 0];
   const keptNeeded = medianIntervalMinSamples(ciLevel(options.alpha));
   const waitsForLastLook = canAddRuns(options);
   const shown = !waitsForLastLook && strictRow?.status === 'fail' && Math.min(...kept) >= keptNeeded;
-  return { shown, level: passLevel(options.alpha), ci: strictRow?.ci ?? null, status: strictRow?.status ?? 'insufficient-data', kept, keptNeeded, waitsForLastLook };
+  return { shown, level: sharedFailLevel(options.alpha), ci: strictRow?.ci ?? null, status: strictRow?.status ?? 'insufficient-data', kept, keptNeeded, waitsForLastLook };
 }
 
 /** Worse-positive bound of the interval: the largest regression it allows (null without one). */
@@ -206,7 +217,8 @@ export function applySharedGpu(current: GateInput, baseline: GateInput, metrics:
       };
     }
     if (row.status === 'fail' && alikeOnBothSides(current.gpuSharing, baseline.gpuSharing)) {
-      strict ??= new Map(compareMetrics(current.metrics, baseline.metrics, { ...options, alpha: options.alpha / 2 }).rows.map((r) => [r.row.metric, r.row]));
+      // ciLevel(a) = 1 − 2a: the alpha whose interval is at sharedFailLevel.
+      strict ??= new Map(compareMetrics(current.metrics, baseline.metrics, { ...options, alpha: (1 - sharedFailLevel(options.alpha)) / 2 }).rows.map((r) => [r.row.metric, r.row]));
       const failCheck = failCheckOf(strict.get(row.metric), options);
       if (failCheck.shown) return { ...gated, row: { ...row, reading: { ...reading, sharedGpu: { ...sharedGpu('fail-both-sides'), failCheck } } } };
       return refused(row, { ...sharedGpu('refused'), refusedFor: 'fail-not-shown', failCheck }, base, cur, true, options);

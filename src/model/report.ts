@@ -150,8 +150,8 @@ export type StallSide = z.infer<typeof StallSideSchema>;
 /**
  * A gated metric whose runs another process shared the GPU with (schema 5; src/compare/shared-gpu.ts):
  * what the gate did (`clean-runs`: decided on the runs the sharing left alone, the others left out;
- * `fail-both-sides`: a failure kept, the sharing alike on both sides and the failure shown at the
- * pass level (`failCheck`); `against-sharing`: a failure
+ * `fail-both-sides`: a failure kept, the sharing alike on both sides and the failure shown again
+ * at a stricter level (`failCheck`); `against-sharing`: a failure
  * with only the baseline shared, or an improvement with only the current (a neighbour only slows the
  * runs it shares, so it worked against the change found); `refused`: undecided;
  * `ignored`: decided on every run, as shared-gpu ignore says), the row's status on every run (and
@@ -162,11 +162,12 @@ export type StallSide = z.infer<typeof StallSideSchema>;
 export const SharedGpuReadingSchema = z.object({
   action: z.enum(['clean-runs', 'fail-both-sides', 'against-sharing', 'refused', 'ignored']),
   allRuns: RowStatusSchema,
-  /** Refused: why: too few runs remain on a side without the shared ones, the runs' samples are not told apart, or (schema 6) a failure under sharing on both sides is not shown at the pass level (`failCheck`). */
+  /** Refused: why: too few runs remain on a side without the shared ones, the runs' samples are not told apart, or (schema 6) a failure under sharing on both sides is not shown at the stricter level (`failCheck`). */
   refusedFor: z.enum(['too-few-clean-runs', 'runs-not-told-apart', 'fail-not-shown']).optional(),
   /**
-   * A failure with the sharing alike on both sides (schema 6), judged again as a pass is: `shown`
-   * when the comparison at the pass `level` (its interval `ci`, its `status`) fails too, each side
+   * A failure with the sharing alike on both sides (schema 6), judged again more strictly than a
+   * pass: `shown` when the comparison at `level` (97.5% at the default alpha; its interval `ci`, its
+   * `status`) fails too, each side
    * keeps `keptNeeded` runs or more (`kept`: baseline, current), and it is not an A/B look that can
    * still add runs (`waitsForLastLook`). Not shown: refused, `fail-not-shown`.
    */

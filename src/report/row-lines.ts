@@ -285,9 +285,9 @@ function statsText(row: ComparisonRow, reading: MetricReading, ctx: RowContext):
 
 const ALL_RUNS_WORD: Record<ComparisonRow['status'], string> = { fail: 'failed', warn: 'warned', 'insufficient-data': 'been undecided', improved: 'improved', pass: 'passed', info: 'been noted' };
 
-/** `95%` */
+/** `97.5%`, `95%` */
 function levelText(level: number): string {
-  return `${Math.round(level * 100)}%`;
+  return `${Number((level * 100).toFixed(1))}%`;
 }
 
 function failCheckCi(check: NonNullable<SharedGpuReading['failCheck']>): string {
