@@ -102,8 +102,8 @@ function renderProfileJson(report, traces) {
 
 // EXTERNAL MODULE: ./src/version.ts
 var version = __webpack_require__(311);
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
-var registry = __webpack_require__(8517);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 52 modules
+var registry = __webpack_require__(5351);
 // EXTERNAL MODULE: ./src/io/input-paths.ts
 var input_paths = __webpack_require__(3053);
 // EXTERNAL MODULE: ./src/io/secrets.ts
