@@ -158,7 +158,7 @@ describe('shared-gpu: a neighbour seen during measured runs', () => {
     const every = sharing(13, Array.from({ length: 13 }, (_, i) => i + 1), false);
     const gated = compare(side(cur, every), side(base, every));
     const row = decodeRow(gated.comparison!.rows);
-    expect(row.reading).toMatchObject({ sharedGpu: { allRuns: 'fail', refusedFor: 'fail-not-shown', failCheck: { shown: false, level: 0.975 } } });
+    expect(row.reading).toMatchObject({ sharedGpu: { allRuns: 'fail', refusedFor: 'fail-not-shown', failCheck: { shown: false, level: 0.975, status: 'insufficient-data', outcome: 'interval-reaches-inside-floor' } } });
     const check = (row.reading as { sharedGpu: { failCheck: { ci: [number, number]; kept: number[] } } }).sharedGpu.failCheck;
     // The interval at 97.5% reaches inside the 3% floor (its better end above −3%).
     expect(check.ci[1]).toBeGreaterThan(-0.03);

@@ -7,10 +7,10 @@
  *   sides (minSamples); the runs left out are named. Otherwise it is undecided (insufficient-data,
  *   why `shared-gpu`), except a failure seen under sharing alike on both sides (each side's share of
  *   shared runs within ALIKE_SHARE of the other's), which stands when it is shown more strictly than
- *   a pass (its interval at the shared-fail level wholly past the floor, on as many kept runs a side
- *   as a 90% interval of a median needs, at an A/B's last look): a neighbour on both sides does not
- *   make one side slower, but it can slow every run of one side by chance; and a change found against the sharing (a failure with only the
- *   baseline shared, an improvement with only the current), which a neighbour can only have made smaller.
+ *   a pass (failCheckOf): a neighbour on both sides does not make one side slower, but it can slow
+ *   every run of one side by chance; and a change found against the sharing (a failure with only
+ *   the baseline shared, an improvement with only the current), which a neighbour can only have
+ *   made smaller.
  * - with `shared-gpu: ignore`, every row stands as decided on all runs, and the sharing is named.
  * Rows of a metric no side saw sharing for are untouched. Pure; the rows come from compareMetrics.
  */
@@ -120,7 +120,8 @@ function failCheckOf(strictRow: ComparisonRow | undefined, options: GateOptions)
   const keptNeeded = medianIntervalMinSamples(ciLevel(options.alpha));
   const waitsForLastLook = canAddRuns(options);
   const shown = !waitsForLastLook && strictRow?.status === 'fail' && Math.min(...kept) >= keptNeeded;
-  return { shown, level: sharedFailLevel(options.alpha), ci: strictRow?.ci ?? null, status: strictRow?.status ?? 'insufficient-data', kept, keptNeeded, waitsForLastLook };
+  const outcome = strictRow?.reading?.kind === 'metric' ? strictRow.reading.outcome : null;
+  return { shown, level: sharedFailLevel(options.alpha), ci: strictRow?.ci ?? null, status: strictRow?.status ?? 'insufficient-data', outcome, kept, keptNeeded, waitsForLastLook };
 }
 
 /** Worse-positive bound of the interval: the largest regression it allows (null without one). */
@@ -191,7 +192,7 @@ export function applySharedGpu(current: GateInput, baseline: GateInput, metrics:
   const again = clean.size ? compareMetrics(withClean(current.metrics, 'cur'), withClean(baseline.metrics, 'base'), options) : undefined;
   const againByName = new Map((again?.rows ?? []).map((r) => [r.row.metric, r]));
 
-  // The comparison at the pass level, made once when a failure under sharing on both sides needs it.
+  // The comparison at sharedFailLevel, made once when a failure under sharing on both sides needs it.
   let strict: Map<string, ComparisonRow> | undefined;
   const rows = metrics.rows.map((gated): GatedRow => {
     const { row } = gated;

@@ -147,6 +147,9 @@ export const StallSideSchema = z.object({
 });
 export type StallSide = z.infer<typeof StallSideSchema>;
 
+/** What a gated metric's row reads as (its sentence: src/report/row-lines.ts). */
+export const MetricOutcomeSchema = z.enum(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'interval-reaches-inside-floor', 'too-few-kept', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']);
+
 /**
  * A gated metric whose runs another process shared the GPU with (schema 5; src/compare/shared-gpu.ts):
  * what the gate did (`clean-runs`: decided on the runs the sharing left alone, the others left out;
@@ -167,9 +170,9 @@ export const SharedGpuReadingSchema = z.object({
   /**
    * A failure with the sharing alike on both sides (schema 6), judged again more strictly than a
    * pass: `shown` when the comparison at `level` (97.5% at the default alpha; its interval `ci`, its
-   * `status`) fails too, each side
-   * keeps `keptNeeded` runs or more (`kept`: baseline, current), and it is not an A/B look that can
-   * still add runs (`waitsForLastLook`). Not shown: refused, `fail-not-shown`.
+   * `status` and `outcome`) fails too, each side keeps `keptNeeded` runs or more (`kept`: baseline,
+   * current), and it is not an A/B look that can still add runs (`waitsForLastLook`). Not shown:
+   * refused, `fail-not-shown`.
    */
   failCheck: z
     .object({
@@ -177,6 +180,7 @@ export const SharedGpuReadingSchema = z.object({
       level: z.number().gt(0).lt(1),
       ci: z.tuple([z.number(), z.number()]).nullable(),
       status: RowStatusSchema,
+      outcome: MetricOutcomeSchema.nullable(),
       kept: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
       keptNeeded: z.number().int().positive(),
       waitsForLastLook: z.boolean(),
@@ -206,7 +210,7 @@ export const MetricReadingSchema = z.object({
    * The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side;
    * `not-gated`: no threshold names it; `no-relative-change`: the baseline median is not positive.
    */
-  outcome: z.enum(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'interval-reaches-inside-floor', 'too-few-kept', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']),
+  outcome: MetricOutcomeSchema,
   side: SideSchema.optional(),
   /** The interval's confidence level (0.95). */
   level: z.number().optional(),

@@ -294,11 +294,10 @@ function failCheckCi(check: NonNullable<SharedGpuReading['failCheck']>): string 
   return check.ci ? `CI ${formatPctRange(check.ci[0], check.ci[1])}` : 'no interval';
 }
 
-/** Why a failure under sharing on both sides is not shown: what the pass level said, or the runs kept. */
+/** Why a failure under sharing on both sides is not shown: the look, what the stricter level said, or the runs kept. */
 function failNotShownText(row: ComparisonRow, check: NonNullable<SharedGpuReading['failCheck']>): string {
   const rule = `on both sides alike, where a failure must also hold at the ${levelText(check.level)} level on at least ${check.keptNeeded} kept runs a side, at the A/B's last look (a neighbour can slow every run of one side alike)`;
-  const pastFloor = check.ci !== null && row.threshold !== null && (row.direction === 'higher' ? check.ci[1] <= -row.threshold : check.ci[0] >= row.threshold);
-  const reachesInside = check.ci !== null && row.threshold !== null && !pastFloor ? `, which reaches inside the ${formatPct(row.threshold, 0).replace('+', '')} floor` : '';
+  const reachesInside = check.outcome === 'interval-reaches-inside-floor' ? `, which reaches inside the ${formatPct(row.threshold ?? 0, 0).replace('+', '')} floor` : '';
   const what = check.waitsForLastLook
     ? `this look can still add runs`
     : check.status !== 'fail'
