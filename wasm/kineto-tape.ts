@@ -148,41 +148,36 @@ function ws(p: i32): i32 {
   return FAIL;
 }
 
-/** Index of the closing quote of a string whose characters start at j (16 bytes a step). */
-function stringEnd(j: i32): i32 {
+/** Index of the next quote or backslash at or after j (16 bytes a step), or FAIL past the chunk's end. */
+// @ts-ignore: decorator
+@inline function quoteOrEscape(j: i32): i32 {
   const quote = i8x16.splat(34);
   const backslash = i8x16.splat(92);
   while (j < n) {
     const v = v128.load(IN + <usize>j);
     const mask = i8x16.bitmask(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
-    if (mask == 0) {
-      j += 16;
-      continue;
+    if (mask != 0) {
+      const k = j + ctz(mask);
+      return k < n ? k : FAIL;
     }
-    const k = j + ctz(mask);
-    if (k >= n) return FAIL;
-    if (at(k) == 34) return k;
-    j = k + 2;
+    j += 16;
   }
   return FAIL;
 }
 
+/** Index of the closing quote of a string whose characters start at j. */
+function stringEnd(j: i32): i32 {
+  while (true) {
+    const k = quoteOrEscape(j);
+    if (k == FAIL || at(k) == 34) return k;
+    j = k + 2;
+  }
+}
+
 /** The end quote of a key starting at j; FAIL for a key with an escape (never one of those read). */
 function keyEnd(j: i32): i32 {
-  const quote = i8x16.splat(34);
-  const backslash = i8x16.splat(92);
-  while (j < n) {
-    const v = v128.load(IN + <usize>j);
-    const mask = i8x16.bitmask(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
-    if (mask == 0) {
-      j += 16;
-      continue;
-    }
-    const k = j + ctz(mask);
-    if (k >= n || at(k) != 34) return FAIL;
-    return k;
-  }
-  return FAIL;
+  const k = quoteOrEscape(j);
+  return k != FAIL && at(k) == 34 ? k : FAIL;
 }
 
 /** The bytes at p, length len <= 8, as one integer, the first byte lowest (a little-endian load). */
