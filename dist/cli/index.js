@@ -18501,80 +18501,81 @@ class ElementScanner {
 const TAPE_WASM_BASE64 = 'AGFzbQEAAAABGgVgAn9/AX9gAAF/YAF/AX9gA39/fwF/YAAAAxMSAgACAgAABAEBAAEBAQABAwADBQMBAHEGQQp/AUEAC38BQQAL' +
     'fwFBAAt/AUEAC38BQQALfAFEAAAAAAAAAAALfAFEAAAAAAAAAAALfwFBAAt/AUEAC38BQQALB2UIBnRhcGVBdAAHB2lucHV0QXQA' +
     'DgtyZWNvcmRTbG90cwAKDnJlY29yZENhcGFjaXR5AAwLcmVjb3JkQ291bnQACxFzdG9wcGVkQWZ0ZXJFdmVudAAIBHNjYW4ACQZt' +
-    'ZW1vcnkCAAgBBgqQKxKqBQIEfwF7IABBgICAA2otAAAiAkEiRgRAIABBAWohAAJAA0AgACMASARAIABBgICAA2r9AAQAIgX9DCIi' +
-    'IiIiIiIiIiIiIiIiIiL9IyAF/QxcXFxcXFxcXFxcXFxcXFxc/SP9UP1kIgFFBEAgAEEQaiEADAILIAAgAWhqIQFBfyEAIAEjAE4N' +
-    'AiABIgBBgICAA2otAABBIkYNAiAAQQJqIQAMAQsLQX8hAAtBfyAAQQFqIABBAEgbDwsgAkHbAEcgAkH7AEdxBEAgACEBA0AgASMA' +
-    'SAR/IAFBgICAA2otAAAiA0EuRiADQS1GIQIgA0Ewa0EJTQR/QQEFIANBIHJB4QBrQRlNCyACciADQStGcnIFQQALBEAgAUEBaiEB' +
-    'DAELCyABQX8gACABRiABIwBOcgR/QQAFIAFBgICAA2otAAAiAEH9AEYgAEEsRnIgAEHdAEZyBH9BAQUgAEEKRiAAQSBGciAAQQ1G' +
-    'ciAAQQlGcgsLGw8LA0AgACMASARAIABBgICAA2otAAAiAkEiRgRAIABBAWohAAJAA0AgACMASARAIABBgICAA2r9AAQAIgX9DCIi' +
-    'IiIiIiIiIiIiIiIiIiL9IyAF/QxcXFxcXFxcXFxcXFxcXFxc/SP9UP1kIgJFBEAgAEEQaiEADAILIAAgAmhqIQJBfyEAIAIjAE4N' +
-    'AiACIgBBgICAA2otAABBIkYNAiAAQQJqIQAMAQsLQX8hAAsgAEEASARAQX8PCwUgAkHbAEYgAkH7AEZyBEAgAUHAAEYEQEF/Dwsg' +
-    'AUGAgD5qIAI6AAAgAUEBaiEBBSACQd0ARiACQf0ARnIEQCABBH8gAUH//z1qLQAAIAJBAmtHBUEBCwRAQX8PCyABQQFrIgFFBEAg' +
-    'AEEBag8LCwsLIABBAWohAAwBCwtBfwsgACAAEAIiAEEASARAQX8PCyMBIAFBA3RqIwU5AwAgAAufAQICfwF8IAAhAQNAIAEjAEgE' +
-    'QCABQYCAgANqLQAAQTBrIgJBCU0EQCADRAAAAAAAACRAoiACt6AhAyABQQFqIQEMAgsLCyAAIAFGIAEjAE5yBH9BAAUgAUGAgIAD' +
-    'ai0AACIAQf0ARiAAQSxGciAAQd0ARnIEf0EBBSAAQQpGIABBIEZyIABBDUZyIABBCUZyCwtFBEBBfw8LIAMkBSABC8MCAgN/AXwg' +
-    'ACEBA0AgASMASARAIAFBgICAA2otAABBMGsiA0EJTQRAIAREAAAAAAAAJECiIAO3oCEEIAFBAWohAQwCCwsLIAAgAUYEQEF/DwtB' +
-    'ACEAIAEjAEgEfyABQYCAgANqLQAAQS5GBUEACwRAIAFBAWohAQNAIAEjAEgEQCABQYCAgANqLQAAQTBrIgNBCU0EQCACBH8gAkEB' +
-    'RgR/IAAgA0EKbGoFIAJBAkYEfyAAIANqBSAAQQFqIAAgAkEDRiADQQVOcRsLCwUgACADQeQAbGoLIQAgAkEBaiECIAFBAWohAQwC' +
-    'CwsLCyABIwBOBH9BAAUgAUGAgIADai0AACICQf0ARiACQSxGciACQd0ARnIEf0EBBSACQQpGIAJBIEZyIAJBDUZyIAJBCUZyCwtF' +
-    'BEBBfw8LIAQkBiAAJAcgAQuABgIDfwF7IABBAWohAAJAA0AgACMASARAIABBgICAA2otAAAiAkEgSwR/QQAFIAJBCkYgAkEgRnIg' +
-    'AkENRnIgAkEJRnILRQ0CIABBAWohAAwBCwtBfyEACwJAIABBAEgNACAAQYCAgANqLQAAQf0ARgRAIABBAWoPCwN/IABBgICAA2ot' +
-    'AABBIkcNASAAQQFqIgMhAAJAA0AgACMASARAIABBgICAA2r9AAQAIgX9DCIiIiIiIiIiIiIiIiIiIiL9IyAF/QxcXFxcXFxcXFxc' +
-    'XFxcXFxc/SP9UP1kIgJFBEAgAEEQaiEADAILIAAgAmhqIQJBfyEAIAIjAE4Ef0EBBSACQYCAgANqLQAAQSJHCw0CIAIhAAwCCwtB' +
-    'fyEACyAAIgJBAEgNASAAQQFqIgAjAEgEfyAAQYCAgANqLQAAQTpGBUEAC0UEQAJAA0AgACMASARAIABBgICAA2otAAAiBEEgSwR/' +
-    'QQAFIARBCkYgBEEgRnIgBEENRnIgBEEJRnILRQ0CIABBAWohAAwBCwtBfyEACyAAQQBIBH9BAQUgAEGAgIADai0AAEE6RwsEQEF/' +
-    'DwsLIABBAWohAAJAA0AgACMASARAIABBgICAA2otAAAiBEEgSwR/QQAFIARBCkYgBEEgRnIgBEENRnIgBEEJRnILRQ0CIABBAWoh' +
-    'AAwBCwtBfyEACyAAQQBIDQEgAUEBRgR/IAMgAiAAEA8FIAMgAiAAEBELIgBBAEgNAQJAA0AgACMASARAIABBgICAA2otAAAiAkEg' +
-    'SwR/QQAFIAJBCkYgAkEgRnIgAkENRnIgAkEJRnILRQ0CIABBAWohAAwBCwtBfyEACyAAQQBIDQEgAEGAgIADai0AACICQSxGBH8g' +
-    'AEEBaiEAAkADQCAAIwBIBEAgAEGAgIADai0AACICQSBLBH9BAAUgAkEKRiACQSBGciACQQ1GciACQQlGcgtFDQIgAEEBaiEADAEL' +
-    'C0F/IQALIABBAEgNAgwBBUF/IABBAWogAkH9AEcbCwsPC0F/C6gDAQN/IwFEAAAAAAAA8D85A9gBIABBAWohAgJAA0AgAiMASARA' +
-    'IAJBgICAA2otAAAiBEEgSwR/QQAFIARBCkYgBEEgRnIgBEENRnIgBEEJRnILRQ0CIAJBAWohAgwBCwtBfyECCyACQQBIBEBBfw8L' +
-    'A0AgA0EDSARAIAJBgICAA2otAAAiBEEtRiAEQTBrQQlNckUEQCAAEAAPCyACEAIiAkEASARAQX8PCyMBIAFBFWogA2pBA3RqIwU5' +
-    'AwACQANAIAIjAEgEQCACQYCAgANqLQAAIgRBIEsEf0EABSAEQQpGIARBIEZyIARBDUZyIARBCUZyC0UNAiACQQFqIQIMAQsLQX8h' +
-    'AgsgAkEASARAQX8PCyACQYCAgANqLQAAQSxGBEAgAkEBaiECAkADQCACIwBIBEAgAkGAgIADai0AACIEQSBLBH9BAAUgBEEKRiAE' +
-    'QSBGciAEQQ1GciAEQQlGcgtFDQIgAkEBaiECDAELC0F/IQILIAJBAEgEQEF/DwsLIANBAWohAwwBCwsgAkGAgIADai0AAEHdAEcE' +
-    'QCAAEAAPCyACQQFqCwoAQX8kAkEAJAQLBgBBgIAECwQAIwQL9wQBAX8gASQAQQAkAwNAAkAjA0GAIEYEf0EBBSAAQYCAgANqLQAA' +
-    'QfsARwsNACMDQegBbEGAgARqJAFBfyQCQQAhASMBRAAAAAAAAAAAOQMYIwFEAAAAAAAA8L85AyAjAUQAAAAAAADwvzkDKCMBRAAA' +
-    'AAAAAPh/OQMwIwFEAAAAAAAA+H85AzgjAUFAa0QAAAAAAAAAADkDACMBRAAAAAAAAAAAOQNYIwFEAAAAAAAA+H85A3AjAUQAAAAA' +
-    'AAD4fzkDeCMBRAAAAAAAAPh/OQOAASMBRAAAAAAAAPh/OQOIASMBRAAAAAAAAPh/OQOQASMBRAAAAAAAAPC/OQOYASMBRAAAAAAA' +
-    'APC/OQOgAQNAIAFBBkgEQCMBIAFBFWpBA3RqRAAAAAAAAPh/OQMAIAFBAWohAQwBCwsjAUQAAAAAAAAAADkD2AEgAEEBEAQiAUEA' +
-    'SA0AIwJBAEoEQCMBIwErAyD8AiICQQBIBHxEAAAAAAAA8L8FIAIjASsDKPwCEA23CzkD4AEjASMCtzkDACMBIAC3OQMIIwEgAbc5' +
-    'AxAjA0EBaiQDCyABIQADQCAAIwBIBH8gAEGAgIADai0AACICQQpGIAJBIEZyIAJBDUZyIAJBCUZyBUEACwRAIABBAWohAAwBCwsg' +
-    'ACMASAR/IABBgICAA2otAABBLEYFQQALBEAgAEEBaiEAA0AgACMASAR/IABBgICAA2otAAAiAkEKRiACQSBGciACQQ1GciACQQlG' +
-    'cgVBAAsEQCAAQQFqIQAMAQsLBSMAIQALIAAjAE4Ef0EBBSAAQYCAgANqLQAAQfsARwtFDQFBASQEIAEPCwtBACQEIAALBABBHQsE' +
-    'ACMDCwUAQYAgC7EDAQd/IAEgAGsiAyECIAMEQCADQQxLBH8gA0EMbgVBAQshBQNAIAMgBEsEQCAAIARqQYCAgANqLQAAIAJBH2xq' +
-    'IQIgBCAFaiEEDAELCyABQf///wJqLQAAIAJBH2xqIQILIAJBEHYgAnNB65Svr3hsIgEgAUENdnMiB0H//wBxIQQDQCAEQQR0QYCA' +
-    'QGsiASgCDCIGBEAgASgCACAHRgR/IAEoAgggA0YFQQALBH8gASgCBEGAgIABaiEIIABBgICAA2ohBUEAIQECfwNAIAFBEGoiAiAD' +
-    'TQRAQQAgASAIav0ABAAgASAFav0ABAD9I/1jRQ0CGiACIQEMAQsLA0AgASADSQRAQQAgASAIai0AACABIAVqLQAARw0CGiABQQFq' +
-    'IQEMAQsLQQELBUEACwRAIAZBAWsPBSAEQQFqQf//AHEhBAwCCwALCyMJIANqQYCAgAJLIwhBgMAAT3IEQEF/DwsjCUGAgIABaiAA' +
-    'QYCAgANqIAP8CgAAIARBBHRBgIBAayIAIAc2AgAgACMJNgIEIAAgAzYCCCMIQQFqJAggACMINgIMIwkgA2okCSMIQQFrCwcAQYCA' +
-    'gAMLmQYDAX8BfgF7IAJBgICAA2otAAAhAwJAIAEgAGsiAUECRgRAIABBgICAA2opAwBC//8DgyIEQvDQAVEEQCADQSJGIwAgAkEB' +
-    'akpxBEAjASACQYGAgANqLQAAtzkDGAsFIARC9OYBUQRAIANBLUYgA0Ewa0EJTXIEQCACEAMiAEEASA0EIwFBQGtEAAAAAAAA8D85' +
-    'AwAjASMGOQNIIwEjB7c5A1AgAA8LCwsFIAFBA0YEQCAAQYCAgANqKQMAQv///weDIgRC48LRA1EEQCADQSJHIwJBf0dyDQMgAkEB' +
-    'aiEAAkADQCAAIwBIBEAgAEGAgIADav0ABAAiBf0MIiIiIiIiIiIiIiIiIiIiIv0jIAX9DFxcXFxcXFxcXFxcXFxcXFz9I/1Q/WQi' +
-    'AUUEQCAAQRBqIQAMAgsgACABaGohAUF/IQAgASMATg0CIAEiAEGAgIADai0AAEEiRg0CIABBAmohAAwBCwtBfyEACyAAQQBIDQMg' +
-    'AkEBaiAAEBAkAiAAQQFqDwsgA0EtRiADQTBrQQlNcgRAIARC5OrJA1EEQCACEAMiAEEASA0EIwFEAAAAAAAA8D85A1gjASMGOQNg' +
-    'IwEjB7c5A2ggAA8LIARC8NKRA1EiACAEQvTSkQNRcgRAIAIQAiIBQQBIDQQjAUEwQTggABtqIwU5AwAgAQ8LCwUgAUEERgRAIABB' +
-    'gICAA2opAwBC/////w+DIgRC7sK1qwZRBEAgA0EiRgRAIAJBAWohAAJAA0AgACMASARAIABBgICAA2r9AAQAIgX9DCIiIiIiIiIi' +
-    'IiIiIiIiIiL9IyAF/QxcXFxcXFxcXFxcXFxcXFxc/SP9UP1kIgFFBEAgAEEQaiEADAILIAAgAWhqIQFBfyEAIAEjAE4NAiABIgBB' +
-    'gICAA2otAABBIkYNAiAAQQJqIQAMAQsLQX8hAAsgAEEASA0FIwEgAkEBarc5AyAjASAAtzkDKCAAQQFqDwsFIARC4eSdmwdRBEAj' +
-    'AkF/Rg0FIANB+wBGIwJBCkdxIwJBAEdxBEAgAkECEAQPCwsLCwsLIAIQAA8LQX8LrQUBAX4CQAJAAkACQAJAAkACQAJAAkAgASAA' +
-    'a0EGaw4OAAECCAMEBQgIBggICAcICyAAQYCAgANqKQMAQv///////z+DIgJCy8rJ89aMG1EgAkLrysnz1owbUXIEQEECDwsgAkLj' +
-    '4NX79Y0cUQRAQQkPCyACQs3KtZuGrh5RBEBBAw8LIAJCzcq1m9eMHVEEQEEEDwtBAA8LQQVBACAAQYCAgANqKQMAQv//////////' +
-    'AINC0uq5o5et2zJRGw8LQQlBACAAQYCAgANqKQMAQs/glZOXjN238gBRGw8LIABBgICAA2opAwBC5+DV+9Wt2bbjAFEEfyAAQYiA' +
-    'gANqKQMAQv//A4NC8PIBUQVBAAsEQEEDDwsgAEGAgIADaikDAELn4NX71a3ZtvMAUQR/IABBiICAA2opAwBC//8Dg0Ll6AFRBUEA' +
-    'CwRAQQQPC0EADwtBBkEAIABBgICAA2opAwBC4+qRi/aLmbnpAFEEfyAAQYiAgANqKQMAQv///weDQvbKyQNRBUEACxsPC0EFQQAg' +
-    'AEGAgIADaikDAELj6pGL9svcuu4AUQR/IABBiICAA2opAwBC/////w+DQvTStasGUQVBAAsbDwsgAEGAgIADaikDAELw8tHD9s3b' +
-    'r+YAUQR/IABBiICAA2opAwBC//////////8Ag0L13I2jl+2bN1EFQQALBEBBCg8LIABBgICAA2opAwBC9eaVk/ermLfuAFEEfyAA' +
-    'QYiAgANqKQMAQv//////////AINC7+iFo5ftmzdRBUEACwRAQQcPC0EADwtBCEEAIABBgICAA2opAwBC5+DV+9Xu3LLyAFEEfyAA' +
-    'QYiAgANqKQMAQt/CufP2jd2w9ABRBUEACwR/IABBkICAA2opAwBC////B4NC6d65A1EFQQALGw8LQQALiQQCAX8BfiACQYCAgANq' +
-    'LQAAIQMgASAAayIBQQRGBEAgA0HbAEYEfyAAQYCAgANqKQMAQv////8Pg0Ln5KWjBlEFQQALBEAgAkEAEAUPCwUgAUEFRgRAIANB' +
-    '2wBGIABBgICAA2opAwBC//////8fgyIEQuLYvZu2DVFxBEAgAkEDEAUPCyADQS1GIANBMGtBCU1yIARC4vLRq7YOUXEEQCACQRIQ' +
-    'AQ8LBSABQQZGBEAgA0EtRiADQTBrQQlNcgRAIABBgICAA2opAwBC////////P4MiBELkytnLtqwZUQRAIAJBDhABDwsgBELz6Mmr' +
-    'lqwbUQRAIAJBDxABDwsLBSABQQpGBEAgA0HbAEYEfyAAQYCAgANqKQMAQsncwavHjoii6QBRBH8gAEGIgIADaikDAEL//wODQu3m' +
-    'AVEFQQALBUEACwRAIAIQACIAQQBIBEBBfw8LIwEgArc5A5gBIwEgALc5A6ABIAAPCwUgAUELRgRAIANBLUYgA0Ewa0EJTXIEQCAA' +
-    'QYCAgANqKQMAQuPeyZPXjNuw9ABRBH8gAEGIgIADaikDAEL///8Hg0Lp3rkDUQVBAAsEQCACQRAQAQ8LIABBgICAA2opAwBCxfDR' +
-    'q6bO27DsAFEEfyAAQYiAgANqKQMAQv///weDQqDSkQNRBUEACwRAIAJBERABDwsLCwsLCwsgAhAACw==';
+    'ZW1vcnkCAAgBBgq0KxK+BQIDfwF7IABBgICAA2otAAAiAkEiRgRAIABBAWohAANAAn8DQCAAIwBIBEAgAEGAgIADav0ABAAiBP0M' +
+    'IiIiIiIiIiIiIiIiIiIiIv0jIAT9DFxcXFxcXFxcXFxcXFxcXFz9I/1Q/WQiAQRAQX8gACABaGoiACAAIwBOGwwDCyAAQRBqIQAM' +
+    'AQsLQX8LIgBBf0YEf0EBBSAAQYCAgANqLQAAQSJGC0UEQCAAQQJqIQAMAQsLQX8gAEEBaiAAQQBIGw8LIAJB2wBHIAJB+wBHcQRA' +
+    'IAAhAQNAIAEjAEgEfyABQYCAgANqLQAAIgJBLUYhAyACQTBrQQlNBH9BAQUgAkEgckHhAGtBGU0LIANyIAJBK0ZyIAJBLkZyBUEA' +
+    'CwRAIAFBAWohAQwBCwsgAUF/IAAgAUYgASMATnIEf0EABSABQYCAgANqLQAAIgBB/QBGIABBLEZyIABB3QBGcgR/QQEFIABBCkYg' +
+    'AEEgRnIgAEENRnIgAEEJRnILCxsPCwNAIAAjAEgEQCAAQYCAgANqLQAAIgJBIkYEQCAAQQFqIQADQAJ/A0AgACMASARAIABBgICA' +
+    'A2r9AAQAIgT9DCIiIiIiIiIiIiIiIiIiIiL9IyAE/QxcXFxcXFxcXFxcXFxcXFxc/SP9UP1kIgIEQEF/IAAgAmhqIgAgACMAThsM' +
+    'AwsgAEEQaiEADAELC0F/CyIAQX9GBH9BAQUgAEGAgIADai0AAEEiRgtFBEAgAEECaiEADAELCyAAQQBIBEBBfw8LBSACQdsARiAC' +
+    'QfsARnIEQCABQcAARgRAQX8PCyABQYCAPmogAjoAACABQQFqIQEFIAJB3QBGIAJB/QBGcgRAIAEEfyABQf//PWotAAAgAkECa0cF' +
+    'QQELBEBBfw8LIAFBAWsiAUUEQCAAQQFqDwsLCwsgAEEBaiEADAELC0F/CyAAIAAQAiIAQQBIBEBBfw8LIwEgAUEDdGojBTkDACAA' +
+    'C58BAgJ/AXwgACEBA0AgASMASARAIAFBgICAA2otAABBMGsiAkEJTQRAIANEAAAAAAAAJECiIAK3oCEDIAFBAWohAQwCCwsLIAAg' +
+    'AUYgASMATnIEf0EABSABQYCAgANqLQAAIgBB/QBGIABBLEZyIABB3QBGcgR/QQEFIABBCkYgAEEgRnIgAEENRnIgAEEJRnILC0UE' +
+    'QEF/DwsgAyQFIAELwwICA38BfCAAIQEDQCABIwBIBEAgAUGAgIADai0AAEEwayIDQQlNBEAgBEQAAAAAAAAkQKIgA7egIQQgAUEB' +
+    'aiEBDAILCwsgACABRgRAQX8PC0EAIQAgASMASAR/IAFBgICAA2otAABBLkYFQQALBEAgAUEBaiEBA0AgASMASARAIAFBgICAA2ot' +
+    'AABBMGsiA0EJTQRAIAIEfyACQQFGBH8gACADQQpsagUgAkECRgR/IAAgA2oFIABBAWogACACQQNGIANBBU5xGwsLBSAAIANB5ABs' +
+    'agshACACQQFqIQIgAUEBaiEBDAILCwsLIAEjAE4Ef0EABSABQYCAgANqLQAAIgJB/QBGIAJBLEZyIAJB3QBGcgR/QQEFIAJBCkYg' +
+    'AkEgRnIgAkENRnIgAkEJRnILC0UEQEF/DwsgBCQGIAAkByABC/4FAgF7A38gAEEBaiEAAkADQCAAIwBIBEAgAEGAgIADai0AACID' +
+    'QSBLBH9BAAUgA0EKRiADQSBGciADQQ1GciADQQlGcgtFDQIgAEEBaiEADAELC0F/IQALAkAgAEEASA0AIABBgICAA2otAABB/QBG' +
+    'BEAgAEEBag8LA38gAEGAgIADai0AAEEiRw0BIABBAWoiAyEAAn8DQCAAIwBIBEAgAEGAgIADav0ABAAiAv0MIiIiIiIiIiIiIiIi' +
+    'IiIiIv0jIAL9DFxcXFxcXFxcXFxcXFxcXFz9I/1Q/WQiBARAQX8gACAEaGoiACAAIwBOGwwDCyAAQRBqIQAMAQsLQX8LIgBBfyAA' +
+    'QX9HBH8gAEGAgIADai0AAEEiRgVBAAsbIgRBAEgNASAEQQFqIgAjAEgEfyAAQYCAgANqLQAAQTpGBUEAC0UEQAJAA0AgACMASARA' +
+    'IABBgICAA2otAAAiBUEgSwR/QQAFIAVBCkYgBUEgRnIgBUENRnIgBUEJRnILRQ0CIABBAWohAAwBCwtBfyEACyAAQQBIBH9BAQUg' +
+    'AEGAgIADai0AAEE6RwsEQEF/DwsLIABBAWohAAJAA0AgACMASARAIABBgICAA2otAAAiBUEgSwR/QQAFIAVBCkYgBUEgRnIgBUEN' +
+    'RnIgBUEJRnILRQ0CIABBAWohAAwBCwtBfyEACyAAQQBIDQEgAUEBRgR/IAMgBCAAEA8FIAMgBCAAEBELIgBBAEgNAQJAA0AgACMA' +
+    'SARAIABBgICAA2otAAAiA0EgSwR/QQAFIANBCkYgA0EgRnIgA0ENRnIgA0EJRnILRQ0CIABBAWohAAwBCwtBfyEACyAAQQBIDQEg' +
+    'AEGAgIADai0AACIDQSxGBH8gAEEBaiEAAkADQCAAIwBIBEAgAEGAgIADai0AACIDQSBLBH9BAAUgA0EKRiADQSBGciADQQ1GciAD' +
+    'QQlGcgtFDQIgAEEBaiEADAELC0F/IQALIABBAEgNAgwBBUF/IABBAWogA0H9AEcbCwsPC0F/C6gDAQN/IwFEAAAAAAAA8D85A9gB' +
+    'IABBAWohAgJAA0AgAiMASARAIAJBgICAA2otAAAiBEEgSwR/QQAFIARBCkYgBEEgRnIgBEENRnIgBEEJRnILRQ0CIAJBAWohAgwB' +
+    'CwtBfyECCyACQQBIBEBBfw8LA0AgA0EDSARAIAJBgICAA2otAAAiBEEtRiAEQTBrQQlNckUEQCAAEAAPCyACEAIiAkEASARAQX8P' +
+    'CyMBIAFBFWogA2pBA3RqIwU5AwACQANAIAIjAEgEQCACQYCAgANqLQAAIgRBIEsEf0EABSAEQQpGIARBIEZyIARBDUZyIARBCUZy' +
+    'C0UNAiACQQFqIQIMAQsLQX8hAgsgAkEASARAQX8PCyACQYCAgANqLQAAQSxGBEAgAkEBaiECAkADQCACIwBIBEAgAkGAgIADai0A' +
+    'ACIEQSBLBH9BAAUgBEEKRiAEQSBGciAEQQ1GciAEQQlGcgtFDQIgAkEBaiECDAELC0F/IQILIAJBAEgEQEF/DwsLIANBAWohAwwB' +
+    'CwsgAkGAgIADai0AAEHdAEcEQCAAEAAPCyACQQFqCwoAQX8kAkEAJAQLBgBBgIAECwQAIwQL9wQBAX8gASQAQQAkAwNAAkAjA0GA' +
+    'IEYEf0EBBSAAQYCAgANqLQAAQfsARwsNACMDQegBbEGAgARqJAFBfyQCQQAhASMBRAAAAAAAAAAAOQMYIwFEAAAAAAAA8L85AyAj' +
+    'AUQAAAAAAADwvzkDKCMBRAAAAAAAAPh/OQMwIwFEAAAAAAAA+H85AzgjAUFAa0QAAAAAAAAAADkDACMBRAAAAAAAAAAAOQNYIwFE' +
+    'AAAAAAAA+H85A3AjAUQAAAAAAAD4fzkDeCMBRAAAAAAAAPh/OQOAASMBRAAAAAAAAPh/OQOIASMBRAAAAAAAAPh/OQOQASMBRAAA' +
+    'AAAAAPC/OQOYASMBRAAAAAAAAPC/OQOgAQNAIAFBBkgEQCMBIAFBFWpBA3RqRAAAAAAAAPh/OQMAIAFBAWohAQwBCwsjAUQAAAAA' +
+    'AAAAADkD2AEgAEEBEAQiAUEASA0AIwJBAEoEQCMBIwErAyD8AiICQQBIBHxEAAAAAAAA8L8FIAIjASsDKPwCEA23CzkD4AEjASMC' +
+    'tzkDACMBIAC3OQMIIwEgAbc5AxAjA0EBaiQDCyABIQADQCAAIwBIBH8gAEGAgIADai0AACICQQpGIAJBIEZyIAJBDUZyIAJBCUZy' +
+    'BUEACwRAIABBAWohAAwBCwsgACMASAR/IABBgICAA2otAABBLEYFQQALBEAgAEEBaiEAA0AgACMASAR/IABBgICAA2otAAAiAkEK' +
+    'RiACQSBGciACQQ1GciACQQlGcgVBAAsEQCAAQQFqIQAMAQsLBSMAIQALIAAjAE4Ef0EBBSAAQYCAgANqLQAAQfsARwtFDQFBASQE' +
+    'IAEPCwtBACQEIAALBABBHQsEACMDCwUAQYAgC7EDAQd/IAEgAGsiAyECIAMEQCADQQxLBH8gA0EMbgVBAQshBQNAIAMgBEsEQCAA' +
+    'IARqQYCAgANqLQAAIAJBH2xqIQIgBCAFaiEEDAELCyABQf///wJqLQAAIAJBH2xqIQILIAJBEHYgAnNB65Svr3hsIgEgAUENdnMi' +
+    'B0H//wBxIQQDQCAEQQR0QYCAQGsiASgCDCIGBEAgASgCACAHRgR/IAEoAgggA0YFQQALBH8gASgCBEGAgIABaiEIIABBgICAA2oh' +
+    'BUEAIQECfwNAIAFBEGoiAiADTQRAQQAgASAIav0ABAAgASAFav0ABAD9I/1jRQ0CGiACIQEMAQsLA0AgASADSQRAQQAgASAIai0A' +
+    'ACABIAVqLQAARw0CGiABQQFqIQEMAQsLQQELBUEACwRAIAZBAWsPBSAEQQFqQf//AHEhBAwCCwALCyMJIANqQYCAgAJLIwhBgMAA' +
+    'T3IEQEF/DwsjCUGAgIABaiAAQYCAgANqIAP8CgAAIARBBHRBgIBAayIAIAc2AgAgACMJNgIEIAAgAzYCCCMIQQFqJAggACMINgIM' +
+    'IwkgA2okCSMIQQFrCwcAQYCAgAMLqwYDAX8BfgF7IAJBgICAA2otAAAhAwJAIAEgAGsiAUECRgRAIABBgICAA2opAwBC//8DgyIE' +
+    'QvDQAVEEQCADQSJGIwAgAkEBakpxBEAjASACQYGAgANqLQAAtzkDGAsFIARC9OYBUQRAIANBLUYgA0Ewa0EJTXIEQCACEAMiAEEA' +
+    'SA0EIwFBQGtEAAAAAAAA8D85AwAjASMGOQNIIwEjB7c5A1AgAA8LCwsFIAFBA0YEQCAAQYCAgANqKQMAQv///weDIgRC48LRA1EE' +
+    'QCADQSJHIwJBf0dyDQMgAkEBaiIBIQADQAJ/A0AgACMASARAIABBgICAA2r9AAQAIgX9DCIiIiIiIiIiIiIiIiIiIiL9IyAF/Qxc' +
+    'XFxcXFxcXFxcXFxcXFxc/SP9UP1kIgIEQEF/IAAgAmhqIgAgACMAThsMAwsgAEEQaiEADAELC0F/CyIAQX9GBH9BAQUgAEGAgIAD' +
+    'ai0AAEEiRgtFBEAgAEECaiEADAELCyAAQQBIDQMgASAAEBAkAiAAQQFqDwsgA0EtRiADQTBrQQlNcgRAIARC5OrJA1EEQCACEAMi' +
+    'AEEASA0EIwFEAAAAAAAA8D85A1gjASMGOQNgIwEjB7c5A2ggAA8LIARC8NKRA1EiACAEQvTSkQNRcgRAIAIQAiIBQQBIDQQjAUEw' +
+    'QTggABtqIwU5AwAgAQ8LCwUgAUEERgRAIABBgICAA2opAwBC/////w+DIgRC7sK1qwZRBEAgA0EiRgRAIAJBAWoiASEAA0ACfwNA' +
+    'IAAjAEgEQCAAQYCAgANq/QAEACIF/QwiIiIiIiIiIiIiIiIiIiIi/SMgBf0MXFxcXFxcXFxcXFxcXFxcXP0j/VD9ZCICBEBBfyAA' +
+    'IAJoaiIAIAAjAE4bDAMLIABBEGohAAwBCwtBfwsiAEF/RgR/QQEFIABBgICAA2otAABBIkYLRQRAIABBAmohAAwBCwsgAEEASA0F' +
+    'IwEgAbc5AyAjASAAtzkDKCAAQQFqDwsFIARC4eSdmwdRBEAjAkF/Rg0FIANB+wBGIwJBCkdxIwJBAEdxBEAgAkECEAQPCwsLCwsL' +
+    'IAIQAA8LQX8LrQUBAX4CQAJAAkACQAJAAkACQAJAAkAgASAAa0EGaw4OAAECCAMEBQgIBggICAcICyAAQYCAgANqKQMAQv//////' +
+    '/z+DIgJCy8rJ89aMG1EgAkLrysnz1owbUXIEQEECDwsgAkLj4NX79Y0cUQRAQQkPCyACQs3KtZuGrh5RBEBBAw8LIAJCzcq1m9eM' +
+    'HVEEQEEEDwtBAA8LQQVBACAAQYCAgANqKQMAQv//////////AINC0uq5o5et2zJRGw8LQQlBACAAQYCAgANqKQMAQs/glZOXjN23' +
+    '8gBRGw8LIABBgICAA2opAwBC5+DV+9Wt2bbjAFEEfyAAQYiAgANqKQMAQv//A4NC8PIBUQVBAAsEQEEDDwsgAEGAgIADaikDAELn' +
+    '4NX71a3ZtvMAUQR/IABBiICAA2opAwBC//8Dg0Ll6AFRBUEACwRAQQQPC0EADwtBBkEAIABBgICAA2opAwBC4+qRi/aLmbnpAFEE' +
+    'fyAAQYiAgANqKQMAQv///weDQvbKyQNRBUEACxsPC0EFQQAgAEGAgIADaikDAELj6pGL9svcuu4AUQR/IABBiICAA2opAwBC////' +
+    '/w+DQvTStasGUQVBAAsbDwsgAEGAgIADaikDAELw8tHD9s3br+YAUQR/IABBiICAA2opAwBC//////////8Ag0L13I2jl+2bN1EF' +
+    'QQALBEBBCg8LIABBgICAA2opAwBC9eaVk/ermLfuAFEEfyAAQYiAgANqKQMAQv//////////AINC7+iFo5ftmzdRBUEACwRAQQcP' +
+    'C0EADwtBCEEAIABBgICAA2opAwBC5+DV+9Xu3LLyAFEEfyAAQYiAgANqKQMAQt/CufP2jd2w9ABRBUEACwR/IABBkICAA2opAwBC' +
+    '////B4NC6d65A1EFQQALGw8LQQALiQQCAX8BfiACQYCAgANqLQAAIQMgASAAayIBQQRGBEAgA0HbAEYEfyAAQYCAgANqKQMAQv//' +
+    '//8Pg0Ln5KWjBlEFQQALBEAgAkEAEAUPCwUgAUEFRgRAIANB2wBGIABBgICAA2opAwBC//////8fgyIEQuLYvZu2DVFxBEAgAkED' +
+    'EAUPCyADQS1GIANBMGtBCU1yIARC4vLRq7YOUXEEQCACQRIQAQ8LBSABQQZGBEAgA0EtRiADQTBrQQlNcgRAIABBgICAA2opAwBC' +
+    '////////P4MiBELkytnLtqwZUQRAIAJBDhABDwsgBELz6MmrlqwbUQRAIAJBDxABDwsLBSABQQpGBEAgA0HbAEYEfyAAQYCAgANq' +
+    'KQMAQsncwavHjoii6QBRBH8gAEGIgIADaikDAEL//wODQu3mAVEFQQALBUEACwRAIAIQACIAQQBIBEBBfw8LIwEgArc5A5gBIwEg' +
+    'ALc5A6ABIAAPCwUgAUELRgRAIANBLUYgA0Ewa0EJTXIEQCAAQYCAgANqKQMAQuPeyZPXjNuw9ABRBH8gAEGIgIADaikDAEL///8H' +
+    'g0Lp3rkDUQVBAAsEQCACQRAQAQ8LIABBgICAA2opAwBCxfDRq6bO27DsAFEEfyAAQYiAgANqKQMAQv///weDQqDSkQNRBUEACwRA' +
+    'IAJBERABDwsLCwsLCwsgAhAACw==';
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/tape.ts
 /**
@@ -28339,7 +28340,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   r3: () => (/* binding */ rowSubject)
 });
 
-// UNUSED EXPORTS: AcceptanceNoteSchema, AcceptanceSchema, BASELINE_ORIGINS, ComparisonNoteSchema, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, EnvironmentMismatchSchema, FindingReadingSchema, FindingSchema, KernelChangeSchema, KernelGateSchema, LeftOutRunSchema, LockstepKernelSchema, MeasuredStepSchema, MetricReadingSchema, PerStepKernelSchema, PerStepNoteSchema, PerStepSchema, RowReadingSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, ShareReadingSchema, SharedGpuReadingSchema, SideSchema, SkippedInputSchema, StallSideSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, ThrottleReadingSchema, ThrottleSideSchema, TimeReadingSchema, VerdictSchema
+// UNUSED EXPORTS: AcceptanceNoteSchema, AcceptanceSchema, BASELINE_ORIGINS, ComparisonNoteSchema, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, EnvironmentMismatchSchema, FindingReadingSchema, FindingSchema, KernelChangeSchema, KernelGateSchema, LeftOutRunSchema, LockstepKernelSchema, MeasuredStepSchema, MetricOutcomeSchema, MetricReadingSchema, PerStepKernelSchema, PerStepNoteSchema, PerStepSchema, RowReadingSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, ShareReadingSchema, SharedGpuReadingSchema, SideSchema, SkippedInputSchema, StallSideSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, ThrottleReadingSchema, ThrottleSideSchema, TimeReadingSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -28573,6 +28574,8 @@ const StallSideSchema = schemas/* object */.Ikc({
     found: schemas/* number */.aig().int().nonnegative(),
     maxShare: schemas/* number */.aig(),
 });
+/** What a gated metric's row reads as (its sentence: src/report/row-lines.ts). */
+const MetricOutcomeSchema = schemas/* enum */.k5n(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'interval-reaches-inside-floor', 'too-few-kept', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']);
 /**
  * A gated metric whose runs another process shared the GPU with (schema 5; src/compare/shared-gpu.ts):
  * what the gate did (`clean-runs`: decided on the runs the sharing left alone, the others left out;
@@ -28593,15 +28596,16 @@ const SharedGpuReadingSchema = schemas/* object */.Ikc({
     /**
      * A failure with the sharing alike on both sides (schema 6), judged again more strictly than a
      * pass: `shown` when the comparison at `level` (97.5% at the default alpha; its interval `ci`, its
-     * `status`) fails too, each side
-     * keeps `keptNeeded` runs or more (`kept`: baseline, current), and it is not an A/B look that can
-     * still add runs (`waitsForLastLook`). Not shown: refused, `fail-not-shown`.
+     * `status` and `outcome`) fails too, each side keeps `keptNeeded` runs or more (`kept`: baseline,
+     * current), and it is not an A/B look that can still add runs (`waitsForLastLook`). Not shown:
+     * refused, `fail-not-shown`.
      */
     failCheck: schemas/* object */.Ikc({
         shown: schemas/* boolean */.zMY(),
         level: schemas/* number */.aig().gt(0).lt(1),
         ci: schemas/* tuple */.PVZ([schemas/* number */.aig(), schemas/* number */.aig()]).nullable(),
         status: RowStatusSchema,
+        outcome: MetricOutcomeSchema.nullable(),
         kept: schemas/* tuple */.PVZ([schemas/* number */.aig().int().nonnegative(), schemas/* number */.aig().int().nonnegative()]),
         keptNeeded: schemas/* number */.aig().int().positive(),
         waitsForLastLook: schemas/* boolean */.zMY(),
@@ -28627,7 +28631,7 @@ const MetricReadingSchema = schemas/* object */.Ikc({
      * The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side;
      * `not-gated`: no threshold names it; `no-relative-change`: the baseline median is not positive.
      */
-    outcome: schemas/* enum */.k5n(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'interval-reaches-inside-floor', 'too-few-kept', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift', 'shared-gpu']),
+    outcome: MetricOutcomeSchema,
     side: SideSchema.optional(),
     /** The interval's confidence level (0.95). */
     level: schemas/* number */.aig().optional(),
@@ -30349,10 +30353,10 @@ function decide(p, pWorse, pBetter, options) {
  *   sides (minSamples); the runs left out are named. Otherwise it is undecided (insufficient-data,
  *   why `shared-gpu`), except a failure seen under sharing alike on both sides (each side's share of
  *   shared runs within ALIKE_SHARE of the other's), which stands when it is shown more strictly than
- *   a pass (its interval at the shared-fail level wholly past the floor, on as many kept runs a side
- *   as a 90% interval of a median needs, at an A/B's last look): a neighbour on both sides does not
- *   make one side slower, but it can slow every run of one side by chance; and a change found against the sharing (a failure with only the
- *   baseline shared, an improvement with only the current), which a neighbour can only have made smaller.
+ *   a pass (failCheckOf): a neighbour on both sides does not make one side slower, but it can slow
+ *   every run of one side by chance; and a change found against the sharing (a failure with only
+ *   the baseline shared, an improvement with only the current), which a neighbour can only have
+ *   made smaller.
  * - with `shared-gpu: ignore`, every row stands as decided on all runs, and the sharing is named.
  * Rows of a metric no side saw sharing for are untouched. Pure; the rows come from compareMetrics.
  */
@@ -30451,7 +30455,8 @@ function failCheckOf(strictRow, options) {
     const keptNeeded = (0,median_interval/* medianIntervalMinSamples */.bt)((0,gate_options/* ciLevel */.Xp)(options.alpha));
     const waitsForLastLook = canAddRuns(options);
     const shown = !waitsForLastLook && strictRow?.status === 'fail' && Math.min(...kept) >= keptNeeded;
-    return { shown, level: sharedFailLevel(options.alpha), ci: strictRow?.ci ?? null, status: strictRow?.status ?? 'insufficient-data', kept, keptNeeded, waitsForLastLook };
+    const outcome = strictRow?.reading?.kind === 'metric' ? strictRow.reading.outcome : null;
+    return { shown, level: sharedFailLevel(options.alpha), ci: strictRow?.ci ?? null, status: strictRow?.status ?? 'insufficient-data', outcome, kept, keptNeeded, waitsForLastLook };
 }
 /** Worse-positive bound of the interval: the largest regression it allows (null without one). */
 function couldHide(row) {
@@ -30515,7 +30520,7 @@ function applySharedGpu(current, baseline, metrics, options) {
     });
     const again = clean.size ? compareMetrics(withClean(current.metrics, 'cur'), withClean(baseline.metrics, 'base'), options) : undefined;
     const againByName = new Map((again?.rows ?? []).map((r) => [r.row.metric, r]));
-    // The comparison at the pass level, made once when a failure under sharing on both sides needs it.
+    // The comparison at sharedFailLevel, made once when a failure under sharing on both sides needs it.
     let strict;
     const rows = metrics.rows.map((gated) => {
         const { row } = gated;
@@ -34802,11 +34807,10 @@ function levelText(level) {
 function failCheckCi(check) {
     return check.ci ? `CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(check.ci[0], check.ci[1])}` : 'no interval';
 }
-/** Why a failure under sharing on both sides is not shown: what the pass level said, or the runs kept. */
+/** Why a failure under sharing on both sides is not shown: the look, what the stricter level said, or the runs kept. */
 function failNotShownText(row, check) {
     const rule = `on both sides alike, where a failure must also hold at the ${levelText(check.level)} level on at least ${check.keptNeeded} kept runs a side, at the A/B's last look (a neighbour can slow every run of one side alike)`;
-    const pastFloor = check.ci !== null && row.threshold !== null && (row.direction === 'higher' ? check.ci[1] <= -row.threshold : check.ci[0] >= row.threshold);
-    const reachesInside = check.ci !== null && row.threshold !== null && !pastFloor ? `, which reaches inside the ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.threshold, 0).replace('+', '')} floor` : '';
+    const reachesInside = check.outcome === 'interval-reaches-inside-floor' ? `, which reaches inside the ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '')} floor` : '';
     const what = check.waitsForLastLook
         ? `this look can still add runs`
         : check.status !== 'fail'
