@@ -185,7 +185,8 @@ class Owners:
         if not self.gpu_free_before:
             on_gpu = None
         else:
-            on_gpu = self.command is not None and (own > 0 or maybe_command)
+            # While the command is starting its pid is not known yet, but its process can already be listed (as own).
+            on_gpu = (self.command is not None or self.starting) and (own > 0 or maybe_command)
         return {"own": own, "others": others, "command_on_gpu": on_gpu}
 
 
