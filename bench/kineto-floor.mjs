@@ -31,10 +31,19 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildDir, ensureBuilt, ensureTrace, outDir } from './kineto-traces.mjs';
+import { buildDir, bundledImporter, ensureBuilt, ensureBundled, ensureTrace, outDir } from './kineto-traces.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
+const stage1Source = join(here, 'wasm', 'json-stage1.ts');
+const stage1Wasm = join(outDir, 'json-stage1.wasm');
+
+/** Compiles the structural-index reference (AssemblyScript, as wasm/build.mjs compiles the tape) when stale. */
+function stage1Module() {
+  if (existsSync(stage1Wasm) && statSync(stage1Wasm).mtimeMs >= statSync(stage1Source).mtimeMs) return;
+  const asc = join(root, 'node_modules', '.bin', 'asc');
+  execFileSync(asc, [stage1Source, '--outFile', stage1Wasm, '-O3', '--noAssert', '--runtime', 'stub', '--enable', 'simd', '--initialMemory', '17'], { stdio: 'inherit' });
+}
 const MB = 1e6;
 
 function option(name, fallback) {
@@ -169,10 +178,46 @@ async function tapeOnly(path, build) {
   return { kernelEvents, records, leftToJs, durSum };
 }
 
+/**
+ * A simdjson-style structural index alone (bench/wasm/json-stage1.ts, compiled by stage1Module()):
+ * the same 1 MiB reads straight into the module's memory, each 64-byte block turned into bit masks
+ * of quotes, escapes, strings and structural bytes, every structural position written out. No
+ * value read, no event found: the least a tokenizer built that way does per byte, a lower bound
+ * for its first pass rather than a reader.
+ */
+function stage1Only(path) {
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(stage1Wasm)), {});
+  const { memory, inputAt, index, positions } = instance.exports;
+  const CHUNK = 1 << 20;
+  const at = inputAt();
+  memory.grow(Math.ceil((at + CHUNK + 64 - memory.buffer.byteLength) / 65536));
+  const input = Buffer.from(memory.buffer, at, CHUNK + 64);
+  const fd = openSync(path, 'r');
+  for (;;) {
+    const read = readSync(fd, input, 0, CHUNK, null);
+    if (read === 0) break;
+    const padded = Math.ceil(read / 64) * 64;
+    input.fill(0x20, read, padded);
+    index(padded);
+  }
+  closeSync(fd);
+  return { positions: positions() };
+}
+
 async function importer(path, build, cpu0) {
   const { default: kineto } = await import(pathToFileURL(join(build, 'src', 'ingest', 'formats', 'kineto-json.js')).href);
   const { runImporter } = await import(pathToFileURL(join(build, 'src', 'ingest', 'common', 'importer.js')).href);
   const { openInput } = await import(pathToFileURL(join(build, 'src', 'ingest', 'common', 'input-file.js')).href);
+  return imported(kineto, runImporter, openInput, path, cpu0);
+}
+
+/** The importer as shipped: the same code bundled into one file (kineto-traces.mjs ensureBundled()). */
+async function shippedImporter(path, cpu0) {
+  const { kineto, runImporter, openInput } = await import(pathToFileURL(bundledImporter).href);
+  return imported(kineto, runImporter, openInput, path, cpu0);
+}
+
+async function imported(kineto, runImporter, openInput, path, cpu0) {
   const loaded = process.cpuUsage(cpu0);
   const loadCpuMs = (loaded.user + loaded.system) / 1e3;
   const capture = await runImporter(kineto, await openInput(path));
@@ -188,7 +233,7 @@ async function importer(path, build, cpu0) {
 async function child(kind, path, build) {
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const result = kind === 'floor' ? floor(path) : kind === 'jsloop' ? jsLoop(path) : kind === 'tape' ? await tapeOnly(path, build) : await importer(path, build, cpu0);
+  const result = kind === 'floor' ? floor(path) : kind === 'jsloop' ? jsLoop(path) : kind === 'tape' ? await tapeOnly(path, build) : kind === 'stage1' ? stage1Only(path) : kind === 'shipped' ? await shippedImporter(path, cpu0) : await importer(path, build, cpu0);
   const cpu = process.cpuUsage(cpu0);
   process.stdout.write(JSON.stringify({ ...result, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 }
@@ -257,13 +302,13 @@ const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 function side(path, repeat, before) {
   const sizeMB = statSync(path).size / MB;
   console.log(`\n${path} (${fmt(sizeMB)} MB), alternating, ${repeat} each; load average ${load()}`);
-  const kinds = before ? ['floor', 'jsloop', 'tape', 'before', 'ours'] : ['floor', 'jsloop', 'tape', 'ours'];
+  const kinds = before ? ['floor', 'jsloop', 'stage1', 'tape', 'before', 'ours', 'shipped'] : ['floor', 'jsloop', 'stage1', 'tape', 'ours', 'shipped'];
   const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
   for (let r = 0; r < repeat; r++) {
     for (const kind of kinds) {
       const run = measure(kind, path, before);
       runs[kind].push(run);
-      const what = kind === 'jsloop' ? `${run.quotes} quotes` : kind === 'tape' ? `${run.kernelEvents} kernel events, ${run.records} records, ${run.leftToJs} events left to JavaScript` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}`;
+      const what = kind === 'jsloop' ? `${run.quotes} quotes` : kind === 'stage1' ? `${run.positions} structural positions` : kind === 'tape' ? `${run.kernelEvents} kernel events, ${run.records} records, ${run.leftToJs} events left to JavaScript` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}`;
       console.log(`   ${kind.padEnd(6)} wall ${fmt(run.wallMs)} ms, cpu ${fmt(run.cpuMs)} ms, peak RSS ${fmt(run.maxRssMB)} MB, ${what}`);
     }
   }
@@ -277,13 +322,13 @@ function side(path, repeat, before) {
         wallMs: median(runs[kind].map((r) => r.wallMs)),
         cpuMs: median(runs[kind].map((r) => r.cpuMs)),
         peakRssMB: Math.max(...runs[kind].map((r) => r.maxRssMB)),
-        ...(kind === 'ours' || kind === 'before' ? { loadCpuMs: median(runs[kind].map((r) => r.loadCpuMs)) } : {}),
+        ...(kind === 'ours' || kind === 'before' || kind === 'shipped' ? { loadCpuMs: median(runs[kind].map((r) => r.loadCpuMs)) } : {}),
       },
     ]),
   );
   if (runs.tape[0].kernelEvents !== f.kernelEvents) throw new Error(`kernel events differ: byte scan ${f.kernelEvents}, tape ${runs.tape[0].kernelEvents}`);
-  for (const kind of kinds) if ((kind === 'before' || kind === 'ours') && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
-  return { path, sizeMB, ...sides, ratio: sides.ours.wallMs / sides.floor.wallMs, cpuRatio: sides.ours.cpuMs / sides.floor.cpuMs, jsLoopCpuRatio: sides.jsloop.cpuMs / sides.floor.cpuMs, tapeCpuRatio: sides.tape.cpuMs / sides.floor.cpuMs, runs };
+  for (const kind of kinds) if ((kind === 'before' || kind === 'ours' || kind === 'shipped') && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
+  return { path, sizeMB, ...sides, ratio: sides.ours.wallMs / sides.floor.wallMs, cpuRatio: sides.ours.cpuMs / sides.floor.cpuMs, jsLoopCpuRatio: sides.jsloop.cpuMs / sides.floor.cpuMs, tapeCpuRatio: sides.tape.cpuMs / sides.floor.cpuMs, stage1CpuRatio: sides.stage1.cpuMs / sides.floor.cpuMs, shippedCpuRatio: sides.shipped.cpuMs / sides.floor.cpuMs, runs };
 }
 
 async function main() {
@@ -294,6 +339,8 @@ async function main() {
   const before = option('before', undefined);
   mkdirSync(outDir, { recursive: true });
   ensureBuilt();
+  ensureBundled();
+  stage1Module();
   const traces = [];
   if (only.includes('kineto')) {
     const mb = Number(option('kineto-mb', '303'));
@@ -314,12 +361,12 @@ async function main() {
   machine.loadAverageAtEnd = load();
   console.log(`\nload average at end ${machine.loadAverageAtEnd}; medians of ${repeat} runs (wall, and CPU = user + system)\n`);
   const s = (ms) => `${fmt(ms / 1e3, 2)} s`;
-  console.log(`| trace | size | floor wall (cpu) | JS byte loop cpu (× floor) | WebAssembly tape alone cpu (× floor) | ${before ? 'before wall (cpu) | ' : ''}profile-gate wall (cpu) | of it module loading cpu | ratio wall (cpu) | floor peak RSS | ${before ? 'before peak RSS | ' : ''}profile-gate peak RSS |`);
-  console.log(`|---|---:|---:|---:|---:|${before ? '---:|' : ''}---:|---:|---:|---:|${before ? '---:|' : ''}---:|`);
+  console.log(`| trace | size | floor wall (cpu) | JS byte loop cpu (× floor) | structural index alone cpu (× floor) | WebAssembly tape alone cpu (× floor) | ${before ? 'before wall (cpu) | ' : ''}profile-gate wall (cpu) | of it module loading cpu | ratio wall (cpu) | as shipped, one bundle: wall (cpu) | of it module loading cpu | ratio wall (cpu) | floor peak RSS | ${before ? 'before peak RSS | ' : ''}profile-gate peak RSS | as shipped peak RSS |`);
+  console.log(`|---|---:|---:|---:|---:|---:|${before ? '---:|' : ''}---:|---:|---:|---:|---:|---:|---:|${before ? '---:|' : ''}---:|---:|`);
   for (const r of results) {
     const was = before ? `${s(r.before.wallMs)} (${s(r.before.cpuMs)}) | ` : '';
     console.log(
-      `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${s(r.jsloop.cpuMs)} (${fmt(r.jsLoopCpuRatio, 1)}×) | ${s(r.tape.cpuMs)} (${fmt(r.tapeCpuRatio, 1)}×) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | ${s(r.ours.loadCpuMs)} | ${fmt(r.ratio, 1)}× (**${fmt(r.cpuRatio, 1)}×**) | ${fmt(r.floor.peakRssMB)} MB | ${before ? `${fmt(r.before.peakRssMB)} MB | ` : ''}${fmt(r.ours.peakRssMB)} MB |`,
+      `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${s(r.jsloop.cpuMs)} (${fmt(r.jsLoopCpuRatio, 1)}×) | ${s(r.stage1.cpuMs)} (${fmt(r.stage1CpuRatio, 1)}×) | ${s(r.tape.cpuMs)} (${fmt(r.tapeCpuRatio, 1)}×) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | ${s(r.ours.loadCpuMs)} | ${fmt(r.ratio, 1)}× (**${fmt(r.cpuRatio, 1)}×**) | ${s(r.shipped.wallMs)} (${s(r.shipped.cpuMs)}) | ${s(r.shipped.loadCpuMs)} | ${fmt(r.shipped.wallMs / r.floor.wallMs, 1)}× (**${fmt(r.shippedCpuRatio, 1)}×**) | ${fmt(r.floor.peakRssMB)} MB | ${before ? `${fmt(r.before.peakRssMB)} MB | ` : ''}${fmt(r.ours.peakRssMB)} MB | ${fmt(r.shipped.peakRssMB)} MB |`,
     );
   }
   if (process.argv.includes('--profile')) {

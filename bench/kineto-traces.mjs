@@ -4,7 +4,7 @@
  * in PyTorch's own pretty-printed layout, with a `ProfilerStep#N` per repetition.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -118,6 +118,27 @@ function newestMtime(dir) {
 }
 
 /** Compiles the importer with tsc when src/ingest or src/model changed since the last build. */
+/** The importer bundled as the CLI and the action ship it (one ncc file), for the `shipped` runs. */
+export const bundleDir = join(outDir, 'kineto-bundle');
+export const bundledImporter = join(bundleDir, 'index.js');
+
+/** Bundles the importer's entry points with ncc, as `npm run build` bundles dist/, when src is newer. */
+export function ensureBundled() {
+  const sources = Math.max(newestMtime(join(root, 'src', 'ingest')), newestMtime(join(root, 'src', 'model')));
+  if (existsSync(bundledImporter) && statSync(bundledImporter).mtimeMs >= sources) return;
+  const entry = join(outDir, 'kineto-bundle-entry.ts');
+  writeFileSync(
+    entry,
+    [
+      "export { default as kineto } from '../../src/ingest/formats/kineto-json.js';",
+      "export { runImporter } from '../../src/ingest/common/importer.js';",
+      "export { openInput } from '../../src/ingest/common/input-file.js';",
+      '',
+    ].join('\n'),
+  );
+  execFileSync(join(root, 'node_modules', '.bin', 'ncc'), ['build', entry, '-o', bundleDir, '-q'], { stdio: 'inherit' });
+}
+
 export function ensureBuilt() {
   const sources = Math.max(newestMtime(join(root, 'src', 'ingest')), newestMtime(join(root, 'src', 'model')));
   if (existsSync(builtImporter) && statSync(builtImporter).mtimeMs >= sources) return;

@@ -6,7 +6,7 @@
  * event is counted, not kept, so a trace of millions of launches costs at most a few tens of MB.
  * Stored in typed arrays with interned names (about 40 bytes an event).
  */
-import { grown } from './columns.js';
+import { grown, RESERVED_ROWS } from './columns.js';
 
 export const TRACE_EVENT_KINDS = ['kernel', 'memcpy', 'memset', 'range', 'cpu-op'] as const;
 export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
@@ -34,12 +34,12 @@ const isHostKind = (kind: number): boolean => TRACE_EVENT_KINDS[kind] === 'range
 
 export class TraceEvents {
   count = 0;
-  private starts = new Float64Array(1024);
-  private durs = new Float64Array(1024);
-  private devices = new Int32Array(1024);
-  private lanes = new Float64Array(1024);
-  private kinds = new Uint8Array(1024);
-  private nameIds = new Int32Array(1024);
+  private starts: Float64Array;
+  private durs: Float64Array;
+  private devices: Int32Array;
+  private lanes: Float64Array;
+  private kinds: Uint8Array;
+  private nameIds: Int32Array;
   private readonly names: string[] = [];
   private readonly nameIndex = new Map<string, number>();
   /** Events seen per kind, kept or not. */
@@ -47,7 +47,16 @@ export class TraceEvents {
   private gpuKept = 0;
   private hostKept = 0;
 
-  constructor(readonly caps: { gpu: number; host: number } = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }) {}
+  constructor(readonly caps: { gpu: number; host: number } = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }) {
+    // Room for every event the caps keep, up front: rows not written cost no memory (columns.ts).
+    const rows = Math.max(1, Math.min(caps.gpu + caps.host, RESERVED_ROWS));
+    this.starts = new Float64Array(rows);
+    this.durs = new Float64Array(rows);
+    this.devices = new Int32Array(rows);
+    this.lanes = new Float64Array(rows);
+    this.kinds = new Uint8Array(rows);
+    this.nameIds = new Int32Array(rows);
+  }
 
   add(kind: TraceEventKind, name: string, startNs: number, durNs: number, device: number, lane: number): void {
     this.seen[kind] += 1;

@@ -7,7 +7,7 @@
  * Shared by every per-launch reader: the Kineto trace and the kernel traces of kernel-trace.ts.
  */
 import type { ExcludedGap, Step, Timeline, TimelineCommunication, TimelineTransfers } from '../../model/capture.js';
-import { grown } from '../../model/columns.js';
+import { grown, RESERVED_ROWS } from '../../model/columns.js';
 
 /** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
 export const OP_MEMOP = 0;
@@ -30,12 +30,13 @@ const SET_UP_KERNEL_SHARE = 0.02;
 
 export class OpLog {
   count = 0;
-  starts = new Float64Array(1024);
-  ends = new Float64Array(1024);
-  devices = new Int32Array(1024);
-  correlations = new Float64Array(1024);
+  // Reserved large: rows not written cost no memory (columns.ts).
+  starts = new Float64Array(RESERVED_ROWS);
+  ends = new Float64Array(RESERVED_ROWS);
+  devices = new Int32Array(RESERVED_ROWS);
+  correlations = new Float64Array(RESERVED_ROWS);
   /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
-  kind = new Uint8Array(1024);
+  kind = new Uint8Array(RESERVED_ROWS);
 
   push(start: number, end: number, device: number, correlation: number, kind: OpKind): void {
     if (this.count === this.starts.length) this.grow();
