@@ -86,13 +86,12 @@ interface Gaps {
 }
 
 /**
- * Union of the device's op intervals; gaps (the spaces between merged intervals) are added to
- * `gaps`. The merged intervals are written over the sorted inputs (the k-th merged interval needs
- * at least k starts and k ends already read), so a trace of millions of ops needs no second copy.
+ * The union of intervals given as sorted starts and sorted ends (each sorted on its own); gaps (the
+ * spaces between merged intervals) are added to `gaps`. The merged intervals are written over the
+ * inputs (the k-th merged interval needs at least k starts and k ends already read), so a trace of
+ * millions of ops needs no second copy.
  */
-function mergeDevice(starts: Float64Array, ends: Float64Array, gaps: Gaps): DeviceBusy & { busy: number } {
-  starts.sort();
-  ends.sort();
+function sweep(starts: Float64Array, ends: Float64Array, gaps: Gaps): DeviceBusy & { busy: number } {
   let merged = 0;
   let busy = 0;
   let active = 0;
@@ -126,6 +125,86 @@ function mergeDevice(starts: Float64Array, ends: Float64Array, gaps: Gaps): Devi
   return { starts: starts.subarray(0, merged), ends: ends.subarray(0, merged), busy };
 }
 
+/** sweep() of unsorted intervals, sorted in place first. */
+function mergeDevice(starts: Float64Array, ends: Float64Array, gaps: Gaps): DeviceBusy & { busy: number } {
+  starts.sort();
+  ends.sort();
+  return sweep(starts, ends, gaps);
+}
+
+const OP_KINDS = 4;
+const ALL_KINDS = [OP_MEMOP, OP_KERNEL, OP_COLLECTIVE, OP_HOST_COPY];
+const KERNEL_KINDS = [OP_KERNEL, OP_COLLECTIVE];
+
+/**
+ * One device's ops by kind: the starts (and, apart, the ends) of kind k in [at[k], at[k + 1]),
+ * each segment sorted. Sorted once: a union over any set of kinds merges segments (mergeKinds),
+ * so the timeline's several unions (all ops, kernels, copies, collectives) sort nothing again.
+ */
+interface DeviceOps {
+  starts: Float64Array;
+  ends: Float64Array;
+  at: Int32Array;
+}
+
+function deviceOps(ops: OpLog, device: number, size: number): DeviceOps {
+  const at = new Int32Array(OP_KINDS + 1);
+  for (let k = 0; k < ops.count; k++) if (ops.devices[k] === device) at[ops.kind[k]! + 1]!++;
+  for (let kind = 0; kind < OP_KINDS; kind++) at[kind + 1]! += at[kind]!;
+  const next = at.slice(0, OP_KINDS);
+  const starts = new Float64Array(size);
+  const ends = new Float64Array(size);
+  for (let k = 0; k < ops.count; k++) {
+    if (ops.devices[k] !== device) continue;
+    const m = next[ops.kind[k]!]!++;
+    starts[m] = ops.starts[k]!;
+    ends[m] = ops.ends[k]!;
+  }
+  for (let kind = 0; kind < OP_KINDS; kind++) {
+    starts.subarray(at[kind]!, at[kind + 1]!).sort();
+    ends.subarray(at[kind]!, at[kind + 1]!).sort();
+  }
+  return { starts, ends, at };
+}
+
+/**
+ * The sorted merge of the segments of `kinds` (DeviceOps) of `from`, written into `into` from its
+ * start; returns the written part. A single segment is copied too: callers may write over it.
+ */
+function mergeKinds(from: Float64Array, at: Int32Array, kinds: readonly number[], into: Float64Array): Float64Array {
+  const present = kinds.filter((kind) => at[kind + 1]! > at[kind]!);
+  if (present.length === 1) {
+    const kind = present[0]!;
+    into.set(from.subarray(at[kind]!, at[kind + 1]!));
+    return into.subarray(0, at[kind + 1]! - at[kind]!);
+  }
+  const heads = present.map((kind) => at[kind]!);
+  const limits = present.map((kind) => at[kind + 1]!);
+  let m = 0;
+  if (present.length === 2) {
+    // The usual case, kernels and copies: a plain two-way merge.
+    let a = heads[0]!;
+    let b = heads[1]!;
+    const aEnd = limits[0]!;
+    const bEnd = limits[1]!;
+    while (a < aEnd && b < bEnd) into[m++] = from[a]! <= from[b]! ? from[a++]! : from[b++]!;
+    while (a < aEnd) into[m++] = from[a++]!;
+    while (b < bEnd) into[m++] = from[b++]!;
+    return into.subarray(0, m);
+  }
+  for (;;) {
+    let best = -1;
+    for (let l = 0; l < heads.length; l++) if (heads[l]! < limits[l]! && (best < 0 || from[heads[l]!]! < from[heads[best]!]!)) best = l;
+    if (best < 0) return into.subarray(0, m);
+    into[m++] = from[heads[best]!++]!;
+  }
+}
+
+/** Length of the union of the device's ops of `kinds`, merged into the scratch buffers. */
+function unionNs(d: DeviceOps, kinds: readonly number[], starts: Float64Array, ends: Float64Array): number {
+  return sweep(mergeKinds(d.starts, d.at, kinds, starts), mergeKinds(d.ends, d.at, kinds, ends), { count: 0, totalNs: 0, longestNs: 0 }).busy;
+}
+
 /** Busy time of one device inside [from, to). */
 function busyWithin(device: DeviceBusy, from: number, to: number): number {
   const { starts, ends } = device;
@@ -152,40 +231,23 @@ function lowerBound(sorted: Float64Array, value: number): number {
   return lo;
 }
 
-/** Copy the intervals of the device's ops whose kind `take` accepts into the buffers; returns how many. */
-function fill(ops: OpLog, device: number, take: (kind: number) => boolean, starts: Float64Array, ends: Float64Array): number {
-  let m = 0;
-  for (let k = 0; k < ops.count; k++) {
-    if (ops.devices[k] !== device || !take(ops.kind[k]!)) continue;
-    starts[m] = ops.starts[k]!;
-    ends[m++] = ops.ends[k]!;
-  }
-  return m;
-}
-
-/** Length of the union of the device's ops of the kinds `take` accepts, sorted in the given buffers. */
-function unionNs(ops: OpLog, device: number, take: (kind: number) => boolean, starts: Float64Array, ends: Float64Array): number {
-  const m = fill(ops, device, take, starts, ends);
-  return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), { count: 0, totalNs: 0, longestNs: 0 }).busy : 0;
-}
-
 /**
  * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
  * stream never overlap, so an overlap is always with another stream. exposed = |C ∖ K| = |C ∪ K| − |K|:
- * three unions, each sorted in the same two buffers, so no interval list is kept.
+ * three unions of the device's kind-sorted ops, each merged into the same two buffers.
  */
-function communicationOf(ops: OpLog, device: number, starts: Float64Array, ends: Float64Array): TimelineCommunication {
-  const collectiveNs = unionNs(ops, device, (kind) => kind === OP_COLLECTIVE, starts, ends);
-  const kernelNs = unionNs(ops, device, isKernel, starts, ends);
-  const computeNs = unionNs(ops, device, (kind) => kind === OP_KERNEL, starts, ends);
+function communicationOf(d: DeviceOps, starts: Float64Array, ends: Float64Array): TimelineCommunication {
+  const collectiveNs = unionNs(d, [OP_COLLECTIVE], starts, ends);
+  const kernelNs = unionNs(d, [OP_KERNEL, OP_COLLECTIVE], starts, ends);
+  const computeNs = unionNs(d, [OP_KERNEL], starts, ends);
   return { collectiveNs, exposedNs: Math.max(0, kernelNs - computeNs) };
 }
 
 /** Host↔device copy time on one device, and the part no kernel overlaps: |K ∪ H| − |K|. */
-function transfersOf(ops: OpLog, device: number, starts: Float64Array, ends: Float64Array): TimelineTransfers {
-  const copyNs = unionNs(ops, device, (kind) => kind === OP_HOST_COPY, starts, ends);
-  const withKernels = unionNs(ops, device, (kind) => kind === OP_HOST_COPY || isKernel(kind), starts, ends);
-  const kernelNs = unionNs(ops, device, isKernel, starts, ends);
+function transfersOf(d: DeviceOps, starts: Float64Array, ends: Float64Array): TimelineTransfers {
+  const copyNs = unionNs(d, [OP_HOST_COPY], starts, ends);
+  const withKernels = unionNs(d, [OP_HOST_COPY, OP_KERNEL, OP_COLLECTIVE], starts, ends);
+  const kernelNs = unionNs(d, [OP_KERNEL, OP_COLLECTIVE], starts, ends);
   return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
 }
 
@@ -277,32 +339,42 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
   const idleGaps = { count: 0, totalNs: 0, longestNs: 0 };
   let communication: TimelineCommunication | undefined;
   let transfers: TimelineTransfers | undefined;
+  const kernelStartsByDevice: Float64Array[] = [];
   for (const [device, { size, collectives, hostCopies }] of perDevice) {
+    const d = deviceOps(ops, device, size);
+    // Scratch for the unions below, then the device's merged busy intervals (kept).
     const starts = new Float64Array(size);
     const ends = new Float64Array(size);
     if (hostCopies > 0) {
-      const own = transfersOf(ops, device, starts, ends);
+      const own = transfersOf(d, starts, ends);
       transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
     }
     if (collectives > 0) {
-      const own = communicationOf(ops, device, starts, ends);
+      const own = communicationOf(d, starts, ends);
       communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
     }
-    fill(ops, device, () => true, starts, ends);
-    const merged = mergeDevice(starts, ends, idleGaps);
+    kernelStartsByDevice.push(mergeKinds(d.starts, d.at, KERNEL_KINDS, new Float64Array(d.at[OP_COLLECTIVE + 1]! - d.at[OP_KERNEL]!)));
+    const merged = sweep(mergeKinds(d.starts, d.at, ALL_KINDS, starts), mergeKinds(d.ends, d.at, ALL_KINDS, ends), idleGaps);
     devices.push(merged);
     busyNs += merged.busy;
   }
 
-  const kernelStarts = new Float64Array(kernels);
+  const kernelStarts = kernelStartsByDevice.length === 1 ? kernelStartsByDevice[0]! : new Float64Array(kernels);
+  if (kernelStartsByDevice.length > 1) {
+    let m = 0;
+    for (const part of kernelStartsByDevice) {
+      kernelStarts.set(part, m);
+      m += part.length;
+    }
+    kernelStarts.sort();
+  }
   const busyByDecile = new Array<number>(10).fill(0);
   const width = (spanEnd - spanStart) / 10;
   let graphKernels = 0;
-  for (let k = 0, m = 0; k < n; k++) {
+  for (let k = 0; k < n; k++) {
     if (!isKernel(ops.kind[k]!)) continue;
     const start = ops.starts[k]!;
     const end = ops.ends[k]!;
-    kernelStarts[m++] = start;
     if (counts.graphCorrelations.size && counts.graphCorrelations.has(ops.correlations[k]!)) graphKernels++;
     if (width <= 0) continue;
     for (let d = Math.min(9, Math.floor((start - spanStart) / width)); d < 10; d++) {
@@ -312,7 +384,6 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
       busyByDecile[d]! += Math.max(0, Math.min(end, to) - Math.max(start, from));
     }
   }
-  kernelStarts.sort();
 
   const steps: Step[] = windows
     .slice()
