@@ -138,8 +138,8 @@ const KERNEL_KINDS = [OP_KERNEL, OP_COLLECTIVE];
 
 /**
  * One device's ops by kind: the starts (and, apart, the ends) of kind k in [at[k], at[k + 1]),
- * each segment sorted. Sorted once: a union over any set of kinds merges segments (mergeKinds),
- * so the timeline's several unions (all ops, kernels, copies, collectives) sort nothing again.
+ * each segment sorted. Sorted once: a union over any set of kinds sweeps those segments at once
+ * (unionNs), so the unions of kernels, copies and collectives sort and copy nothing again.
  */
 interface DeviceOps {
   starts: Float64Array;
@@ -167,42 +167,48 @@ function deviceOps(ops: OpLog, device: number, size: number): DeviceOps {
   return { starts, ends, at };
 }
 
-/**
- * The sorted merge of the segments of `kinds` (DeviceOps) of `from`, written into `into` from its
- * start; returns the written part. A single segment is copied too: callers may write over it.
- */
-function mergeKinds(from: Float64Array, at: Int32Array, kinds: readonly number[], into: Float64Array): Float64Array {
-  const present = kinds.filter((kind) => at[kind + 1]! > at[kind]!);
-  if (present.length === 1) {
-    const kind = present[0]!;
-    into.set(from.subarray(at[kind]!, at[kind + 1]!));
-    return into.subarray(0, at[kind + 1]! - at[kind]!);
-  }
-  const heads = present.map((kind) => at[kind]!);
-  const limits = present.map((kind) => at[kind + 1]!);
-  let m = 0;
-  if (present.length === 2) {
-    // The usual case, kernels and copies: a plain two-way merge.
-    let a = heads[0]!;
-    let b = heads[1]!;
-    const aEnd = limits[0]!;
-    const bEnd = limits[1]!;
-    while (a < aEnd && b < bEnd) into[m++] = from[a]! <= from[b]! ? from[a++]! : from[b++]!;
-    while (a < aEnd) into[m++] = from[a++]!;
-    while (b < bEnd) into[m++] = from[b++]!;
-    return into.subarray(0, m);
-  }
-  for (;;) {
+/** The sorted merge of the segments of `kinds` (DeviceOps) of `from`, in a fresh array. */
+function mergeKinds(from: Float64Array, at: Int32Array, kinds: readonly number[]): Float64Array {
+  const heads = kinds.map((kind) => at[kind]!);
+  const limits = kinds.map((kind) => at[kind + 1]!);
+  const out = new Float64Array(limits.reduce((sum, limit, l) => sum + limit - heads[l]!, 0));
+  for (let m = 0; m < out.length; m++) {
     let best = -1;
     for (let l = 0; l < heads.length; l++) if (heads[l]! < limits[l]! && (best < 0 || from[heads[l]!]! < from[heads[best]!]!)) best = l;
-    if (best < 0) return into.subarray(0, m);
-    into[m++] = from[heads[best]!++]!;
+    out[m] = from[heads[best]!++]!;
   }
+  return out;
 }
 
-/** Length of the union of the device's ops of `kinds`, merged into the scratch buffers. */
-function unionNs(d: DeviceOps, kinds: readonly number[], starts: Float64Array, ends: Float64Array): number {
-  return sweep(mergeKinds(d.starts, d.at, kinds, starts), mergeKinds(d.ends, d.at, kinds, ends), { count: 0, totalNs: 0, longestNs: 0 }).busy;
+/**
+ * Length of the union of the device's ops of `kinds`: the sweep of sweep(), over the kinds' sorted
+ * segments at once (the next start and the next end are the least of the segments' heads), so no
+ * merged copy is made.
+ */
+function unionNs(d: DeviceOps, kinds: readonly number[]): number {
+  const { starts, ends, at } = d;
+  const startHeads = kinds.map((kind) => at[kind]!);
+  const endHeads = kinds.map((kind) => at[kind]!);
+  const limits = kinds.map((kind) => at[kind + 1]!);
+  let busy = 0;
+  let active = 0;
+  let open = 0;
+  for (;;) {
+    let s = -1;
+    for (let l = 0; l < limits.length; l++) if (startHeads[l]! < limits[l]! && (s < 0 || starts[startHeads[l]!]! < starts[startHeads[s]!]!)) s = l;
+    let e = -1;
+    for (let l = 0; l < limits.length; l++) if (endHeads[l]! < limits[l]! && (e < 0 || ends[endHeads[l]!]! < ends[endHeads[e]!]!)) e = l;
+    if (e < 0) return busy;
+    if (s >= 0 && starts[startHeads[s]!]! <= ends[endHeads[e]!]!) {
+      if (active === 0) open = starts[startHeads[s]!]!;
+      active++;
+      startHeads[s]!++;
+    } else {
+      active--;
+      if (active === 0) busy += ends[endHeads[e]!]! - open;
+      endHeads[e]!++;
+    }
+  }
 }
 
 /** Busy time of one device inside [from, to). */
@@ -234,20 +240,20 @@ function lowerBound(sorted: Float64Array, value: number): number {
 /**
  * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
  * stream never overlap, so an overlap is always with another stream. exposed = |C ∖ K| = |C ∪ K| − |K|:
- * three unions of the device's kind-sorted ops, each merged into the same two buffers.
+ * three unions over the device's kind-sorted ops, none copied.
  */
-function communicationOf(d: DeviceOps, starts: Float64Array, ends: Float64Array): TimelineCommunication {
-  const collectiveNs = unionNs(d, [OP_COLLECTIVE], starts, ends);
-  const kernelNs = unionNs(d, [OP_KERNEL, OP_COLLECTIVE], starts, ends);
-  const computeNs = unionNs(d, [OP_KERNEL], starts, ends);
+function communicationOf(d: DeviceOps): TimelineCommunication {
+  const collectiveNs = unionNs(d, [OP_COLLECTIVE]);
+  const kernelNs = unionNs(d, KERNEL_KINDS);
+  const computeNs = unionNs(d, [OP_KERNEL]);
   return { collectiveNs, exposedNs: Math.max(0, kernelNs - computeNs) };
 }
 
 /** Host↔device copy time on one device, and the part no kernel overlaps: |K ∪ H| − |K|. */
-function transfersOf(d: DeviceOps, starts: Float64Array, ends: Float64Array): TimelineTransfers {
-  const copyNs = unionNs(d, [OP_HOST_COPY], starts, ends);
-  const withKernels = unionNs(d, [OP_HOST_COPY, OP_KERNEL, OP_COLLECTIVE], starts, ends);
-  const kernelNs = unionNs(d, [OP_KERNEL, OP_COLLECTIVE], starts, ends);
+function transfersOf(d: DeviceOps): TimelineTransfers {
+  const copyNs = unionNs(d, [OP_HOST_COPY]);
+  const withKernels = unionNs(d, [OP_HOST_COPY, OP_KERNEL, OP_COLLECTIVE]);
+  const kernelNs = unionNs(d, KERNEL_KINDS);
   return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
 }
 
@@ -342,19 +348,19 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
   const kernelStartsByDevice: Float64Array[] = [];
   for (const [device, { size, collectives, hostCopies }] of perDevice) {
     const d = deviceOps(ops, device, size);
-    // Scratch for the unions below, then the device's merged busy intervals (kept).
-    const starts = new Float64Array(size);
-    const ends = new Float64Array(size);
     if (hostCopies > 0) {
-      const own = transfersOf(d, starts, ends);
+      const own = transfersOf(d);
       transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
     }
     if (collectives > 0) {
-      const own = communicationOf(d, starts, ends);
+      const own = communicationOf(d);
       communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
     }
-    kernelStartsByDevice.push(mergeKinds(d.starts, d.at, KERNEL_KINDS, new Float64Array(d.at[OP_COLLECTIVE + 1]! - d.at[OP_KERNEL]!)));
-    const merged = sweep(mergeKinds(d.starts, d.at, ALL_KINDS, starts), mergeKinds(d.ends, d.at, ALL_KINDS, ends), idleGaps);
+    kernelStartsByDevice.push(mergeKinds(d.starts, d.at, KERNEL_KINDS));
+    // All ops: sorted whole in place (one kind's ops are sorted already) and merged over themselves,
+    // so the device's busy intervals need no second copy of its ops.
+    const kinds = ALL_KINDS.filter((kind) => d.at[kind + 1]! > d.at[kind]!).length;
+    const merged = kinds > 1 ? mergeDevice(d.starts, d.ends, idleGaps) : sweep(d.starts, d.ends, idleGaps);
     devices.push(merged);
     busyNs += merged.busy;
   }
