@@ -167,6 +167,28 @@ function deviceOps(ops: OpLog, device: number, size: number): DeviceOps {
   return { starts, ends, at };
 }
 
+/**
+ * Sorts `values`, made of sorted segments (DeviceOps), in place by merging: the segments other than
+ * the longest are merged into a buffer of their size, the longest is moved to the end, and the two
+ * are merged from the front (the write position never passes the longest segment's next unread
+ * value). The extra memory is the other kinds' ops, usually a few copies and fills among kernels.
+ */
+function mergeSegmentsInPlace(values: Float64Array, at: Int32Array): void {
+  let longest = 0;
+  for (let kind = 1; kind < OP_KINDS; kind++) if (at[kind + 1]! - at[kind]! > at[longest + 1]! - at[longest]!) longest = kind;
+  const others = ALL_KINDS.filter((kind) => kind !== longest);
+  const rest = mergeKinds(values, at, others);
+  if (rest.length === 0) return;
+  const n = values.length;
+  const from = n - (at[longest + 1]! - at[longest]!);
+  values.copyWithin(from, at[longest]!, at[longest + 1]!);
+  let i = 0;
+  let j = from;
+  let w = 0;
+  while (i < rest.length && j < n) values[w++] = rest[i]! <= values[j]! ? rest[i++]! : values[j++]!;
+  while (i < rest.length) values[w++] = rest[i++]!;
+}
+
 /** The sorted merge of the segments of `kinds` (DeviceOps) of `from`, in a fresh array. */
 function mergeKinds(from: Float64Array, at: Int32Array, kinds: readonly number[]): Float64Array {
   const heads = kinds.map((kind) => at[kind]!);
@@ -357,10 +379,10 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
       communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
     }
     kernelStartsByDevice.push(mergeKinds(d.starts, d.at, KERNEL_KINDS));
-    // All ops: sorted whole in place (one kind's ops are sorted already) and merged over themselves,
-    // so the device's busy intervals need no second copy of its ops.
-    const kinds = ALL_KINDS.filter((kind) => d.at[kind + 1]! > d.at[kind]!).length;
-    const merged = kinds > 1 ? mergeDevice(d.starts, d.ends, idleGaps) : sweep(d.starts, d.ends, idleGaps);
+    // All ops: the kinds merged in place, then the busy intervals written over them.
+    mergeSegmentsInPlace(d.starts, d.at);
+    mergeSegmentsInPlace(d.ends, d.at);
+    const merged = sweep(d.starts, d.ends, idleGaps);
     devices.push(merged);
     busyNs += merged.busy;
   }
