@@ -12,7 +12,11 @@
  *
  *   nice node bench/kineto-floor.mjs [--repeat 5] [--kineto-mb 303] [--python-mb 1024]
  *        [--held-out FILE] [--only kineto,python] [--before DIR] [--json bench/out/kineto-floor.json]
+ *        [--no-build]
  *
+ * --no-build: use the compiled tree, the bundle and the structural-index module as they are
+ * (bench/out/kineto-ingest, kineto-bundle, json-stage1.wasm: built here, carried to a machine
+ * without the compilers). *
  * --before DIR: also the importer of another compiled tree (an earlier commit's src, compiled as
  * bench/kineto-ingest.tsconfig.json does), in the same alternation, for a before/after.
  * --profile: after the timed runs, one more importer run per trace under `node --cpu-prof`
@@ -338,9 +342,14 @@ async function main() {
   const jsonOut = option('json', join(outDir, 'kineto-floor.json'));
   const before = option('before', undefined);
   mkdirSync(outDir, { recursive: true });
-  ensureBuilt();
-  ensureBundled();
-  stage1Module();
+  if (process.argv.includes('--no-build')) {
+    // A machine without the compilers (the GPU machine): the builds are carried, used as they are.
+    for (const built of [join(buildDir, 'src'), bundledImporter, stage1Wasm]) if (!existsSync(built)) throw new Error(`--no-build: ${built} is not there`);
+  } else {
+    ensureBuilt();
+    ensureBundled();
+    stage1Module();
+  }
   const traces = [];
   if (only.includes('kineto')) {
     const mb = Number(option('kineto-mb', '303'));
