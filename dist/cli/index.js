@@ -17349,12 +17349,13 @@ const EXCLUDED_GAP_MEDIAN_FACTOR = 1000;
 const SET_UP_KERNEL_SHARE = 0.02;
 class OpLog {
     count = 0;
-    starts = new Float64Array(1024);
-    ends = new Float64Array(1024);
-    devices = new Int32Array(1024);
-    correlations = new Float64Array(1024);
+    // Reserved large: rows not written cost no memory (columns.ts).
+    starts = new Float64Array(columns/* RESERVED_ROWS */.X);
+    ends = new Float64Array(columns/* RESERVED_ROWS */.X);
+    devices = new Int32Array(columns/* RESERVED_ROWS */.X);
+    correlations = new Float64Array(columns/* RESERVED_ROWS */.X);
     /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
-    kind = new Uint8Array(1024);
+    kind = new Uint8Array(columns/* RESERVED_ROWS */.X);
     push(start, end, device, correlation, kind) {
         if (this.count === this.starts.length)
             this.grow();
@@ -17375,13 +17376,12 @@ class OpLog {
     }
 }
 /**
- * Union of the device's op intervals; gaps (the spaces between merged intervals) are added to
- * `gaps`. The merged intervals are written over the sorted inputs (the k-th merged interval needs
- * at least k starts and k ends already read), so a trace of millions of ops needs no second copy.
+ * The union of intervals given as sorted starts and sorted ends (each sorted on its own); gaps (the
+ * spaces between merged intervals) are added to `gaps`. The merged intervals are written over the
+ * inputs (the k-th merged interval needs at least k starts and k ends already read), so a trace of
+ * millions of ops needs no second copy.
  */
-function mergeDevice(starts, ends, gaps) {
-    starts.sort();
-    ends.sort();
+function sweep(starts, ends, gaps) {
     let merged = 0;
     let busy = 0;
     let active = 0;
@@ -17416,6 +17416,116 @@ function mergeDevice(starts, ends, gaps) {
     }
     return { starts: starts.subarray(0, merged), ends: ends.subarray(0, merged), busy };
 }
+/** sweep() of unsorted intervals, sorted in place first. */
+function mergeDevice(starts, ends, gaps) {
+    starts.sort();
+    ends.sort();
+    return sweep(starts, ends, gaps);
+}
+const OP_KINDS = 4;
+const ALL_KINDS = [OP_MEMOP, OP_KERNEL, OP_COLLECTIVE, OP_HOST_COPY];
+const KERNEL_KINDS = [OP_KERNEL, OP_COLLECTIVE];
+function deviceOps(ops, device, size) {
+    const at = new Int32Array(OP_KINDS + 1);
+    for (let k = 0; k < ops.count; k++)
+        if (ops.devices[k] === device)
+            at[ops.kind[k] + 1]++;
+    for (let kind = 0; kind < OP_KINDS; kind++)
+        at[kind + 1] += at[kind];
+    const next = at.slice(0, OP_KINDS);
+    const starts = new Float64Array(size);
+    const ends = new Float64Array(size);
+    for (let k = 0; k < ops.count; k++) {
+        if (ops.devices[k] !== device)
+            continue;
+        const m = next[ops.kind[k]]++;
+        starts[m] = ops.starts[k];
+        ends[m] = ops.ends[k];
+    }
+    for (let kind = 0; kind < OP_KINDS; kind++) {
+        starts.subarray(at[kind], at[kind + 1]).sort();
+        ends.subarray(at[kind], at[kind + 1]).sort();
+    }
+    return { starts, ends, at };
+}
+/**
+ * Sorts `values`, made of sorted segments (DeviceOps), in place by merging: the segments other than
+ * the longest are merged into a buffer of their size, the longest is moved to the end, and the two
+ * are merged from the front (the write position never passes the longest segment's next unread
+ * value). The extra memory is the other kinds' ops, usually a few copies and fills among kernels.
+ */
+function mergeSegmentsInPlace(values, at) {
+    let longest = 0;
+    for (let kind = 1; kind < OP_KINDS; kind++)
+        if (at[kind + 1] - at[kind] > at[longest + 1] - at[longest])
+            longest = kind;
+    const others = ALL_KINDS.filter((kind) => kind !== longest);
+    const rest = mergeKinds(values, at, others);
+    if (rest.length === 0)
+        return;
+    const n = values.length;
+    const from = n - (at[longest + 1] - at[longest]);
+    values.copyWithin(from, at[longest], at[longest + 1]);
+    let i = 0;
+    let j = from;
+    let w = 0;
+    while (i < rest.length && j < n)
+        values[w++] = rest[i] <= values[j] ? rest[i++] : values[j++];
+    while (i < rest.length)
+        values[w++] = rest[i++];
+}
+/** The sorted merge of the segments of `kinds` (DeviceOps) of `from`, in a fresh array. */
+function mergeKinds(from, at, kinds) {
+    const heads = kinds.map((kind) => at[kind]);
+    const limits = kinds.map((kind) => at[kind + 1]);
+    const out = new Float64Array(limits.reduce((sum, limit, l) => sum + limit - heads[l], 0));
+    for (let m = 0; m < out.length; m++) {
+        let best = -1;
+        for (let l = 0; l < heads.length; l++)
+            if (heads[l] < limits[l] && (best < 0 || from[heads[l]] < from[heads[best]]))
+                best = l;
+        out[m] = from[heads[best]++];
+    }
+    return out;
+}
+/**
+ * Length of the union of the device's ops of `kinds`: the sweep of sweep(), over the kinds' sorted
+ * segments at once (the next start and the next end are the least of the segments' heads), so no
+ * merged copy is made.
+ */
+function unionNs(d, kinds) {
+    const { starts, ends, at } = d;
+    const startHeads = kinds.map((kind) => at[kind]);
+    const endHeads = kinds.map((kind) => at[kind]);
+    const limits = kinds.map((kind) => at[kind + 1]);
+    let busy = 0;
+    let active = 0;
+    let open = 0;
+    for (;;) {
+        let s = -1;
+        for (let l = 0; l < limits.length; l++)
+            if (startHeads[l] < limits[l] && (s < 0 || starts[startHeads[l]] < starts[startHeads[s]]))
+                s = l;
+        let e = -1;
+        for (let l = 0; l < limits.length; l++)
+            if (endHeads[l] < limits[l] && (e < 0 || ends[endHeads[l]] < ends[endHeads[e]]))
+                e = l;
+        if (e < 0)
+            return busy;
+        if (s >= 0 && starts[startHeads[s]] <= ends[endHeads[e]]) {
+            if (active === 0)
+                open = starts[startHeads[s]];
+            active++;
+            startHeads[s]++;
+        }
+        else {
+            active--;
+            if (active === 0)
+                busy += ends[endHeads[e]] - open;
+            endHeads[e]++;
+        }
+    }
+}
 /** Busy time of one device inside [from, to). */
 function busyWithin(device, from, to) {
     const { starts, ends } = device;
@@ -17445,38 +17555,22 @@ function lowerBound(sorted, value) {
     }
     return lo;
 }
-/** Copy the intervals of the device's ops whose kind `take` accepts into the buffers; returns how many. */
-function fill(ops, device, take, starts, ends) {
-    let m = 0;
-    for (let k = 0; k < ops.count; k++) {
-        if (ops.devices[k] !== device || !take(ops.kind[k]))
-            continue;
-        starts[m] = ops.starts[k];
-        ends[m++] = ops.ends[k];
-    }
-    return m;
-}
-/** Length of the union of the device's ops of the kinds `take` accepts, sorted in the given buffers. */
-function unionNs(ops, device, take, starts, ends) {
-    const m = fill(ops, device, take, starts, ends);
-    return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), { count: 0, totalNs: 0, longestNs: 0 }).busy : 0;
-}
 /**
  * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
  * stream never overlap, so an overlap is always with another stream. exposed = |C ∖ K| = |C ∪ K| − |K|:
- * three unions, each sorted in the same two buffers, so no interval list is kept.
+ * three unions over the device's kind-sorted ops, none copied.
  */
-function communicationOf(ops, device, starts, ends) {
-    const collectiveNs = unionNs(ops, device, (kind) => kind === OP_COLLECTIVE, starts, ends);
-    const kernelNs = unionNs(ops, device, isKernel, starts, ends);
-    const computeNs = unionNs(ops, device, (kind) => kind === OP_KERNEL, starts, ends);
+function communicationOf(d) {
+    const collectiveNs = unionNs(d, [OP_COLLECTIVE]);
+    const kernelNs = unionNs(d, KERNEL_KINDS);
+    const computeNs = unionNs(d, [OP_KERNEL]);
     return { collectiveNs, exposedNs: Math.max(0, kernelNs - computeNs) };
 }
 /** Host↔device copy time on one device, and the part no kernel overlaps: |K ∪ H| − |K|. */
-function transfersOf(ops, device, starts, ends) {
-    const copyNs = unionNs(ops, device, (kind) => kind === OP_HOST_COPY, starts, ends);
-    const withKernels = unionNs(ops, device, (kind) => kind === OP_HOST_COPY || isKernel(kind), starts, ends);
-    const kernelNs = unionNs(ops, device, isKernel, starts, ends);
+function transfersOf(d) {
+    const copyNs = unionNs(d, [OP_HOST_COPY]);
+    const withKernels = unionNs(d, [OP_HOST_COPY, OP_KERNEL, OP_COLLECTIVE]);
+    const kernelNs = unionNs(d, KERNEL_KINDS);
     return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
 }
 /** Fewer gaps than this give no typical inter-launch gap to compare against: nothing is excluded. */
@@ -17578,32 +17672,42 @@ function buildTimeline(ops, windows, counts) {
     const idleGaps = { count: 0, totalNs: 0, longestNs: 0 };
     let communication;
     let transfers;
+    const kernelStartsByDevice = [];
     for (const [device, { size, collectives, hostCopies }] of perDevice) {
-        const starts = new Float64Array(size);
-        const ends = new Float64Array(size);
+        const d = deviceOps(ops, device, size);
         if (hostCopies > 0) {
-            const own = transfersOf(ops, device, starts, ends);
+            const own = transfersOf(d);
             transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
         }
         if (collectives > 0) {
-            const own = communicationOf(ops, device, starts, ends);
+            const own = communicationOf(d);
             communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
         }
-        fill(ops, device, () => true, starts, ends);
-        const merged = mergeDevice(starts, ends, idleGaps);
+        kernelStartsByDevice.push(mergeKinds(d.starts, d.at, KERNEL_KINDS));
+        // All ops: the kinds merged in place, then the busy intervals written over them.
+        mergeSegmentsInPlace(d.starts, d.at);
+        mergeSegmentsInPlace(d.ends, d.at);
+        const merged = sweep(d.starts, d.ends, idleGaps);
         devices.push(merged);
         busyNs += merged.busy;
     }
-    const kernelStarts = new Float64Array(kernels);
+    const kernelStarts = kernelStartsByDevice.length === 1 ? kernelStartsByDevice[0] : new Float64Array(kernels);
+    if (kernelStartsByDevice.length > 1) {
+        let m = 0;
+        for (const part of kernelStartsByDevice) {
+            kernelStarts.set(part, m);
+            m += part.length;
+        }
+        kernelStarts.sort();
+    }
     const busyByDecile = new Array(10).fill(0);
     const width = (spanEnd - spanStart) / 10;
     let graphKernels = 0;
-    for (let k = 0, m = 0; k < n; k++) {
+    for (let k = 0; k < n; k++) {
         if (!isKernel(ops.kind[k]))
             continue;
         const start = ops.starts[k];
         const end = ops.ends[k];
-        kernelStarts[m++] = start;
         if (counts.graphCorrelations.size && counts.graphCorrelations.has(ops.correlations[k]))
             graphKernels++;
         if (width <= 0)
@@ -17616,7 +17720,6 @@ function buildTimeline(ops, windows, counts) {
             busyByDecile[d] += Math.max(0, Math.min(end, to) - Math.max(start, from));
         }
     }
-    kernelStarts.sort();
     const steps = windows
         .slice()
         .sort((a, b) => a.start - b.start)
@@ -20137,9 +20240,11 @@ class GenerationFacts {
  * (4 once a value passes 65,534); an id past DENSE_ID_LIMIT (corrupt or foreign) goes to a map.
  */
 const DENSE_ID_LIMIT = 1 << 26;
+/** Ids the dense table has room for from the start: pages of ids never set cost no memory (columns.ts). */
+const RESERVED_IDS = 1 << 21;
 class IdTable {
     /** value + 1 per id; 0: none. */
-    dense = new Uint16Array(1024);
+    dense = new Uint16Array(RESERVED_IDS);
     sparse = new Map();
     set(id, value) {
         if (id >= DENSE_ID_LIMIT) {
@@ -27954,8 +28059,16 @@ const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   X: () => (/* binding */ RESERVED_ROWS),
 /* harmony export */   g: () => (/* binding */ grown)
 /* harmony export */ });
+/**
+ * Rows a set of columns is created with. Large on purpose: the system maps a fresh typed array's
+ * pages zeroed and only when a row is first written there, so rows never written cost no memory;
+ * growing by doubling instead writes every row again into fresh pages (a page fault each 4 KB:
+ * 12–15 µs on a 2-vCPU VM, where doubling was 10 % of a 300 MB trace's import).
+ */
+const RESERVED_ROWS = 1 << 20;
 /** A copy of `old` in a fresh array of the same type, `size` long. */
 function grown(old, size) {
     const fresh = new old.constructor(size);
@@ -29224,12 +29337,12 @@ const isHostKind = (kind) => TRACE_EVENT_KINDS[kind] === 'range' || TRACE_EVENT_
 class TraceEvents {
     caps;
     count = 0;
-    starts = new Float64Array(1024);
-    durs = new Float64Array(1024);
-    devices = new Int32Array(1024);
-    lanes = new Float64Array(1024);
-    kinds = new Uint8Array(1024);
-    nameIds = new Int32Array(1024);
+    starts;
+    durs;
+    devices;
+    lanes;
+    kinds;
+    nameIds;
     names = [];
     nameIndex = new Map();
     /** Events seen per kind, kept or not. */
@@ -29238,6 +29351,14 @@ class TraceEvents {
     hostKept = 0;
     constructor(caps = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }) {
         this.caps = caps;
+        // Room for every event the caps keep, up front: rows not written cost no memory (columns.ts).
+        const rows = Math.max(1, Math.min(caps.gpu + caps.host, _columns_js__WEBPACK_IMPORTED_MODULE_0__/* .RESERVED_ROWS */ .X));
+        this.starts = new Float64Array(rows);
+        this.durs = new Float64Array(rows);
+        this.devices = new Int32Array(rows);
+        this.lanes = new Float64Array(rows);
+        this.kinds = new Uint8Array(rows);
+        this.nameIds = new Int32Array(rows);
     }
     add(kind, name, startNs, durNs, device, lane) {
         this.seen[kind] += 1;
