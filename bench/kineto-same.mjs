@@ -77,13 +77,11 @@ async function child(build, out, quick, files, seedGiven, variants) {
   const { default: kineto } = await load('ingest/formats/kineto-json.js');
   const { runImporter } = await load('ingest/common/importer.js');
   const { openInput } = await load('ingest/common/input-file.js');
-  const text = (capture) =>
-    JSON.stringify(capture, (key, value) => {
-      if (value && typeof value === 'object' && typeof value.events === 'function' && 'caps' in value) {
-        return { count: value.count, seen: value.seen, dropped: value.dropped(), names: value.distinctNames(), events: [...value.events()] };
-      }
-      return value instanceof Map || value instanceof Set ? [...value] : value;
-    });
+  // The event record by what it holds (read through its methods, so that builds with and without
+  // its own toJSON write the same text), the rest as it is.
+  const record = (trace) => ({ count: trace.count, seen: trace.seen, dropped: trace.dropped(), names: trace.distinctNames(), events: [...trace.events()] });
+  const text = ({ trace, ...capture }) =>
+    JSON.stringify({ ...capture, trace: trace ? record(trace) : undefined }, (key, value) => (value instanceof Map || value instanceof Set ? [...value] : value));
   const run = async (input) => {
     try {
       return createHash('sha256').update(text(await runImporter(kineto, input))).digest('hex');

@@ -6,7 +6,7 @@
  * event is counted, not kept, so a trace of millions of launches costs at most a few tens of MB.
  * Stored in typed arrays with interned names (about 40 bytes an event).
  */
-import { grown, RESERVED_ROWS } from './columns.js';
+import { grown, INITIAL_ROWS } from './columns.js';
 
 export const TRACE_EVENT_KINDS = ['kernel', 'memcpy', 'memset', 'range', 'cpu-op'] as const;
 export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
@@ -47,9 +47,12 @@ export class TraceEvents {
   private gpuKept = 0;
   private hostKept = 0;
 
-  constructor(readonly caps: { gpu: number; host: number } = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }) {
-    // Room for every event the caps keep, up front: rows not written cost no memory (columns.ts).
-    const rows = Math.max(1, Math.min(caps.gpu + caps.host, RESERVED_ROWS));
+  /** `rows`: how many events the reader expects (columns.ts); never more than the caps keep. */
+  constructor(
+    readonly caps: { gpu: number; host: number } = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP },
+    expectedRows = INITIAL_ROWS,
+  ) {
+    const rows = Math.max(1, Math.min(caps.gpu + caps.host, expectedRows));
     this.starts = new Float64Array(rows);
     this.durs = new Float64Array(rows);
     this.devices = new Int32Array(rows);
@@ -92,6 +95,25 @@ export class TraceEvents {
     const out: Partial<Record<TraceEventKind, number>> = {};
     for (const kind of TRACE_EVENT_KINDS) if (this.seen[kind] > kept[kind]) out[kind] = this.seen[kind] - kept[kind];
     return out;
+  }
+
+  /**
+   * Narrows the columns to the rows kept (views: nothing is copied), once the reader is done, so
+   * that the record is the same object whatever room it started with. Adding more grows it again.
+   */
+  seal(): this {
+    this.starts = this.starts.subarray(0, this.count);
+    this.durs = this.durs.subarray(0, this.count);
+    this.devices = this.devices.subarray(0, this.count);
+    this.lanes = this.lanes.subarray(0, this.count);
+    this.kinds = this.kinds.subarray(0, this.count);
+    this.nameIds = this.nameIds.subarray(0, this.count);
+    return this;
+  }
+
+  /** What the record holds, never its buffers: its JSON does not depend on the room it was given. */
+  toJSON(): { count: number; seen: Record<TraceEventKind, number>; dropped: Partial<Record<TraceEventKind, number>>; events: TraceEvent[] } {
+    return { count: this.count, seen: this.seen, dropped: this.dropped(), events: [...this.events()] };
   }
 
   /** Every distinct name (for redacting each once). */

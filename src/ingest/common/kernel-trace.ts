@@ -240,7 +240,7 @@ function timelineFrom(dispatches: Dispatches, isCollective: (name: string) => bo
   // Device numbers as kernelsFrom gives them: the agents' index in numeric order.
   const device = deviceOfAgent(dispatches);
   const kinds = dispatches.nameList.map((name): OpKind => (isCollective(name) ? OP_COLLECTIVE : OP_KERNEL));
-  const ops = new OpLog();
+  const ops = new OpLog(dispatches.count);
   for (let k = 0; k < dispatches.count; k++) ops.push(dispatches.starts[k]!, dispatches.ends[k]!, device[dispatches.agents[k]!]!, NaN, kinds[dispatches.names[k]!]!);
   const counts = { kernelLaunches: dispatches.count, graphLaunches: 0, graphCorrelations: new Set<number>() };
   return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
@@ -249,9 +249,9 @@ function timelineFrom(dispatches: Dispatches, isCollective: (name: string) => bo
 /** The dispatches as trace events (the record is bounded; see model/trace-events.ts). */
 function traceFrom(dispatches: Dispatches): TraceEvents {
   const device = deviceOfAgent(dispatches);
-  const trace = new TraceEvents();
+  const trace = new TraceEvents(undefined, dispatches.count);
   for (let k = 0; k < dispatches.count; k++) {
     trace.add('kernel', dispatches.nameList[dispatches.names[k]!]!, dispatches.starts[k]!, dispatches.ends[k]! - dispatches.starts[k]!, device[dispatches.agents[k]!]!, 0);
   }
-  return trace;
+  return trace.seal();
 }

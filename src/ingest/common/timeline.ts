@@ -7,7 +7,7 @@
  * Shared by every per-launch reader: the Kineto trace and the kernel traces of kernel-trace.ts.
  */
 import type { ExcludedGap, Step, Timeline, TimelineCommunication, TimelineTransfers } from '../../model/capture.js';
-import { grown, RESERVED_ROWS } from '../../model/columns.js';
+import { grown, INITIAL_ROWS } from '../../model/columns.js';
 
 /** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
 export const OP_MEMOP = 0;
@@ -30,13 +30,22 @@ const SET_UP_KERNEL_SHARE = 0.02;
 
 export class OpLog {
   count = 0;
-  // Reserved large: rows not written cost no memory (columns.ts).
-  starts = new Float64Array(RESERVED_ROWS);
-  ends = new Float64Array(RESERVED_ROWS);
-  devices = new Int32Array(RESERVED_ROWS);
-  correlations = new Float64Array(RESERVED_ROWS);
+  starts: Float64Array;
+  ends: Float64Array;
+  devices: Int32Array;
+  correlations: Float64Array;
   /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
-  kind = new Uint8Array(RESERVED_ROWS);
+  kind: Uint8Array;
+
+  /** `expectedRows`: how many ops the reader expects (columns.ts); more still fit. */
+  constructor(expectedRows = INITIAL_ROWS) {
+    const rows = Math.max(1, expectedRows);
+    this.starts = new Float64Array(rows);
+    this.ends = new Float64Array(rows);
+    this.devices = new Int32Array(rows);
+    this.correlations = new Float64Array(rows);
+    this.kind = new Uint8Array(rows);
+  }
 
   push(start: number, end: number, device: number, correlation: number, kind: OpKind): void {
     if (this.count === this.starts.length) this.grow();
@@ -449,13 +458,13 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
  * launched them are per process, not per device), and it has no graph-launch count.
  */
 export function deviceTimelines(ops: OpLog, windows: StepWindow[], counts: TimelineCounts): Array<{ device: number; timeline: Timeline }> {
-  const devices = new Set<number>();
-  for (let k = 0; k < ops.count; k++) devices.add(ops.devices[k]!);
+  const devices = new Map<number, number>();
+  for (let k = 0; k < ops.count; k++) devices.set(ops.devices[k]!, (devices.get(ops.devices[k]!) ?? 0) + 1);
   if (devices.size < 2) return [];
-  return [...devices]
+  return [...devices.keys()]
     .sort((a, b) => a - b)
     .map((device) => {
-      const own = new OpLog();
+      const own = new OpLog(devices.get(device));
       let kernels = 0;
       for (let k = 0; k < ops.count; k++) {
         if (ops.devices[k] !== device) continue;

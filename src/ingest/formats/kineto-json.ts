@@ -177,7 +177,7 @@ export default defineImporter({
     return /"traceEvents"\s*:/.test(text) || (/"schemaVersion"\s*:/.test(text) && /"deviceProperties"\s*:/.test(text));
   },
   async read(file, ctx): Promise<CaptureInput> {
-    const summary = new TraceSummary(ctx);
+    const summary = new TraceSummary(ctx, { bytes: file.sizeBytes, gzip: file.gzip });
     const scanner = new TraceScanner(summary);
     await scanFile(file, scanner);
     try {
@@ -208,7 +208,7 @@ export default defineImporter({
       ...(hasTimeline ? { timeline: { ...buildTimeline(summary.ops, windows, counts), ...generationOf(summary) }, deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
       environment: environmentOf(summary),
       ...(notices.length ? { notices } : {}),
-      ...(summary.trace.count ? { trace: summary.trace } : {}),
+      ...(summary.trace.count ? { trace: summary.trace.seal() } : {}),
     };
   },
 });

@@ -5,12 +5,10 @@
  */
 
 const DENSE_ID_LIMIT = 1 << 26;
-/** Ids the dense table has room for from the start: pages of ids never set cost no memory (columns.ts). */
-const RESERVED_IDS = 1 << 21;
 
 export class IdTable {
   /** value + 1 per id; 0: none. */
-  private dense: Uint16Array | Int32Array = new Uint16Array(RESERVED_IDS);
+  private dense: Uint16Array | Int32Array = new Uint16Array(1024);
   private readonly sparse = new Map<number, number>();
 
   set(id: number, value: number): void {

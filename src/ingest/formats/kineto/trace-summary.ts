@@ -29,8 +29,17 @@ import { decodeJsonString } from './string-end.js';
 import { S_CATEGORY, S_START, SLOTS } from './tape.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
 import { HOST_DEVICE, TraceEvents, type TraceEventKind } from '../../../model/trace-events.js';
+import { INITIAL_ROWS } from '../../../model/columns.js';
 
 const PH_COMPLETE = 88; // 'X'
+/**
+ * Rows to start the op log and the trace record with, from the file's size (model/columns.ts):
+ * Kineto traces hold a kernel or copy per 1–4 KB of JSON (kernel-heavy ones per 1 KB) and an event
+ * per 150–400 bytes; a gzipped trace is about a tenth of its JSON. A miss only means growing.
+ */
+const BYTES_PER_GPU_OP = 1000;
+const BYTES_PER_EVENT = 300;
+const GZIP_RATIO = 10;
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
 const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
 /**
@@ -162,9 +171,9 @@ export class TraceSummary implements ScanSink {
     graphLaunch: GRAPH_LAUNCH_CALL.test(name),
     capture: captureRole(name),
   }));
-  readonly ops = new OpLog();
+  readonly ops: OpLog;
   /** The events as read, for the clean trace profile-gate writes (bounded). */
-  readonly trace = new TraceEvents();
+  readonly trace: TraceEvents;
   /** The trace record's clock: the ts of the first event recorded, so host and GPU events share it. */
   private traceBaseUs: number | undefined;
   /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
@@ -189,7 +198,15 @@ export class TraceSummary implements ScanSink {
   private readonly cpuSteps = new Map<string, StepWindow>();
   private readonly gpuSteps = new Map<string, StepWindow>();
 
-  constructor(private readonly ctx: ImportContext) {}
+  /** `size`: the trace file's size, from which the op log and the trace record take their first rows. */
+  constructor(
+    private readonly ctx: ImportContext,
+    size?: { bytes: number; gzip: boolean },
+  ) {
+    const json = size ? size.bytes * (size.gzip ? GZIP_RATIO : 1) : 0;
+    this.ops = new OpLog(Math.max(INITIAL_ROWS, Math.ceil(json / BYTES_PER_GPU_OP)));
+    this.trace = new TraceEvents(undefined, Math.max(INITIAL_ROWS, Math.ceil(json / BYTES_PER_EVENT)));
+  }
 
   member(key: string, bytes: Buffer, start: number, end: number, offset: number): void {
     try {
