@@ -99,6 +99,24 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expect(sources.find((s) => s.path.endsWith('graphcap.trace.json.gz'))?.format).toBe('kineto-json');
   });
 
+  it('an output path that is one of the inputs is refused before anything is written, so the capture is never overwritten', async () => {
+    // `--json` given no file name takes the first capture as its value: the report would replace it.
+    const dir = mkdtempSync(join(tmpdir(), 'pg-cli-out-'));
+    const capture = join(dir, 'unfused_timed.stdout.jsonl');
+    const original = readFileSync(join(ROOT, 'samples', 'current', 'unfused_timed.stdout.jsonl'), 'utf8');
+    writeFileSync(capture, original);
+    for (const flag of ['--json', '--markdown']) {
+      const named = await cli(['analyze', flag, capture, capture]);
+      expect(named.code).toBe(2);
+      expect(named.stderr.trimEnd().split('\n')).toEqual([`profile-gate: ${flag} ${capture}: it is one of the inputs; expected a new file to write the report to (the capture would be overwritten)`]);
+      // Inside an input folder too.
+      const inFolder = await cli(['analyze', flag, capture, dir]);
+      expect(inFolder.code).toBe(2);
+      expect(inFolder.stderr).toContain(`${flag} ${capture}: it is one of the inputs`);
+    }
+    expect(readFileSync(capture, 'utf8')).toBe(original);
+  });
+
   it('a file of another kind names the file and line 1', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pg-cli-')), 'notes.txt');
     writeFileSync(file, 'hello world\nthis is not a capture\n');

@@ -2,7 +2,7 @@
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
  * (0 ok, 1 the gate failed, 2 bad input or usage). Errors a user can cause print one line.
  */
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
@@ -114,6 +114,16 @@ function checkOutputs(outputs: { json?: string | undefined; markdown?: string | 
   if (outputs.json === '-' && outputs.markdown === '-') throw new UsageError('--json - and --markdown - both write to stdout; send one of them to a file');
 }
 
+/** A report written over an input would destroy the capture (`--json` given no name takes the next word). */
+function refuseOutputOverInput(outputs: { json?: string | undefined; markdown?: string | undefined }, files: readonly string[]): void {
+  const inputs = new Set(files.map((file) => resolve(file)));
+  for (const [flag, target] of [['--json', outputs.json], ['--markdown', outputs.markdown]] as const) {
+    if (target && target !== '-' && inputs.has(resolve(target))) {
+      throw new UsageError(`${flag} ${target}: it is one of the inputs; expected a new file to write the report to (the capture would be overwritten)`);
+    }
+  }
+}
+
 async function emit(report: Report, outputs: Outputs, failVerdicts: readonly string[] = DEFAULT_FAIL_VERDICTS): Promise<number> {
   if (outputs.json) await writeOutput(outputs.json, serializeReport(report));
   if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
@@ -143,6 +153,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     warn: (line) => process.stderr.write(`warning: ${inertLine(line)}\n`),
     ...(options.strict ? { strict: true, strictOption: '--strict' } : {}),
   });
+  refuseOutputOverInput(options, files);
   const analyzeOptions: AnalyzeOptions = {
     inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`)),
     ...(options.allowMixed ? { allowMixed: true } : {}),
