@@ -48,6 +48,19 @@ describe('profile-gate analyze', () => {
     expect(report.comparison!.newFindings).toContain('unfused-attention');
   });
 
+  it('reads a file once when it is named twice or beside its folder, so its samples are not counted twice', async () => {
+    // samples/current/unfused_timed.stdout.jsonl holds 15 run lines (kind "run", tok_s).
+    const folder = join(ROOT, 'samples', 'current');
+    const metrics = join(folder, 'unfused_timed.stdout.jsonl');
+    for (const args of [[metrics, metrics], [folder, metrics], [metrics, folder], [folder, `${folder}/`]]) {
+      const { stdout } = await cli(['analyze', '--json', '-', ...args]);
+      const report = ReportSchema.parse(JSON.parse(stdout));
+      expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toHaveLength(15);
+      const paths = report.sources.map((s) => s.path);
+      expect(paths.filter((p) => p.endsWith('unfused_timed.stdout.jsonl'))).toHaveLength(1);
+    }
+  });
+
   it('passes the same run against itself', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pg-cli-'));
     const baseline = join(dir, 'baseline.json');

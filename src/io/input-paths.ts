@@ -1,7 +1,7 @@
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
 import { constants } from 'node:fs';
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { REPORT_FILE } from '../model/report.js';
 
@@ -27,11 +27,14 @@ export const PATH_MAX_BYTES = 4096;
  * entry gone or unreadable): one such entry never costs the rest of the folder.
  */
 export async function expandInputSet(inputs: readonly string[]): Promise<{ files: string[]; fromDirectories: Set<string>; leftOut: LeftOutInput[] }> {
-  const files: string[] = [];
+  const found: string[] = [];
   const leftOut: LeftOutInput[] = [];
-  await expandPaths(inputs, false, files, leftOut);
-  const named = new Set(inputs);
-  return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))), leftOut };
+  await expandPaths(inputs, false, found, leftOut);
+  // A file named twice, or named beside its folder, is one capture: read twice, its samples would count twice.
+  const seen = new Set<string>();
+  const files = found.filter((file) => !seen.has(resolve(file)) && Boolean(seen.add(resolve(file))));
+  const named = new Set(inputs.map((input) => resolve(input)));
+  return { files, fromDirectories: new Set(files.filter((file) => !named.has(resolve(file)))), leftOut };
 }
 
 /** A file name's bytes as text: printable ASCII as is, every other byte as \xNN. */
