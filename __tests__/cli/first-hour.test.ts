@@ -46,6 +46,17 @@ describe('a flag typo', () => {
     expect(code).toBe(2);
     expect(oneLine(stderr)).toBe('profile-gate: analyze: --baseline takes a value (profile-gate analyze --help lists its options)');
   });
+
+  it('a value that starts with a dash: says how to give it, in words of our own', async () => {
+    const { code, stderr } = await cli(['analyze', '--timeout', '-5', KERN_SUM]);
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(
+      'profile-gate: analyze: --timeout is followed by a word that starts with a dash, read as another option; a value that starts with one is written --timeout=VALUE (profile-gate analyze --help lists its options)',
+    );
+    // Given so, the value itself is judged.
+    const judged = await cli(['analyze', '--timeout=-5', KERN_SUM]);
+    expect(oneLine(judged.stderr)).toBe('profile-gate: --timeout: expected a positive number of seconds, got "-5"');
+  });
 });
 
 describe('a path typo', () => {

@@ -26,6 +26,11 @@ export function flagUsageError(error: unknown, command: string, flags: readonly 
   if (missing) return new UsageError(`${command}: ${missing[1]} takes a value (${help})`);
   const noValue = /^Option '(?:-\w, )?(--?[^' ]+)' does not take an argument/.exec(message);
   if (noValue) return new UsageError(`${command}: ${noValue[1]} is a switch and takes no value (${help})`);
+  const ambiguous = /^Option '(?:-\w, )?(--?[^' ]+)' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const flag = ambiguous[1]!;
+    return new UsageError(`${command}: ${flag} is followed by a word that starts with a dash, read as another option; a value that starts with one is written ${flag}=VALUE (${help})`);
+  }
   const positional = /^Unexpected argument '([^']*)'/.exec(message);
   if (positional) return new UsageError(`${command}: unexpected argument ${JSON.stringify(positional[1])}; ${command} takes only options (${help})`);
   // Another parser error: its first sentence, without the parser's advice.
