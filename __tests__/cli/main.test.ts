@@ -75,6 +75,8 @@ describe('bad input: one line on stderr, exit code 2', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['a missing file', ['analyze', '/nonexistent/trace.json'], /^profile-gate: no capture files: \/nonexistent\/trace\.json \(missing\); check the path/],
     ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
+    // An empty $COMMAND in a CI script must not pass as if something ran.
+    ['no command', [], /^profile-gate: expected a command: analyze, run, report, dashboard, scrub or demo \(profile-gate --help lists them\)\n$/],
     ['no inputs', ['analyze'], /expected at least one INPUT/],
     ['an unknown flag', ['analyze', '--frob', 'x'], /^profile-gate: analyze: unknown option --frob \(profile-gate analyze --help lists its options\)\n/],
     ['a bad threshold', ['analyze', '--threshold', 'decode_tok_s=fast', healthyNsys], /--threshold: decode_tok_s=fast: 'fast' is not a positive number/],

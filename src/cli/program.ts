@@ -222,6 +222,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${TOOL_VERSION}\n`);
         return EXIT_OK;
       case undefined:
+        throw new UsageError('expected a command: analyze, run, report, dashboard, scrub or demo (profile-gate --help lists them)');
       case '--help':
       case '-h':
       case 'help':
