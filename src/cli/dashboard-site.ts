@@ -70,7 +70,13 @@ export async function loadDashboardReports(paths: readonly string[]): Promise<Lo
 }
 
 export async function writeSite(directory: string, files: readonly SiteFile[]): Promise<string[]> {
-  await mkdir(directory, { recursive: true });
+  try {
+    await mkdir(directory, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const what = code === 'EEXIST' || code === 'ENOTDIR' ? ': a file, not a folder' : '';
+    throw new InputError(directory, `cannot write the site there (${code}${what}); expected a folder, or a path where one can be made`);
+  }
   const written: string[] = [];
   for (const file of files) {
     const path = join(directory, file.path);

@@ -16,6 +16,7 @@ import { parseRuleOptions } from '../diagnose/rule-options.js';
 import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
 import { DEFAULT_NO_CAPTURE_POLICY, NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
 import { FORMAT_IDS } from '../model/capture.js';
+import { METRIC_NAMES } from '../model/metrics.js';
 import { COMMENT_POLICIES } from '../report/markdown/comment.js';
 import { HISTORY_KERNELS } from '../compare/history-summary.js';
 import { DEFAULT_DASHBOARD_OPTIONS } from '../report/dashboard/build-data.js';
@@ -237,7 +238,7 @@ export const OPTIONS = [
   }),
   // profile-gate dashboard: the page, and the artifacts it may download.
   flagOnly({ key: 'dashboardTitle', default: DEFAULT_DASHBOARD_OPTIONS.title, parse: text, group: 'dashboard', flag: { name: 'title', commands: ['dashboard'], value: 'TEXT', help: 'the page title' } }),
-  flagOnly({ key: 'dashboardMetric', default: DEFAULT_DASHBOARD_OPTIONS.metric, parse: text, group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: 'the throughput metric charted and scanned for shifts' } }),
+  flagOnly({ key: 'dashboardMetric', default: DEFAULT_DASHBOARD_OPTIONS.metric, parse: oneOf(METRIC_NAMES), group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: 'the throughput metric charted and scanned for shifts' } }),
   flagOnly({
     key: 'dashboardTop',
     default: String(DEFAULT_DASHBOARD_OPTIONS.topN),
