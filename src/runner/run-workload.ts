@@ -87,6 +87,13 @@ export async function prepareRun(options: RunOptions, prepare: PrepareOptions): 
         return false;
       }
     },
+    isFile: (path) => {
+      try {
+        return !statSync(path).isDirectory();
+      } catch {
+        return false;
+      }
+    },
   });
 }
 
