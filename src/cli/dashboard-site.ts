@@ -14,6 +14,7 @@ import { REPORT_FILE } from '../model/report.js';
 import { serializeReport } from '../report/json.js';
 import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
 import { findReportFiles, loadReport } from '../io/reports.js';
+import { makeOutputFolder } from '../io/input-paths.js';
 import { boundReport } from '../report/bounded-report.js';
 import { redact, redactValue, secretsFromEnv, type SecretSet } from '../io/secrets.js';
 import { reportOfSummary, summarizeReport, type HistorySummary } from '../compare/history-summary.js';
@@ -70,13 +71,7 @@ export async function loadDashboardReports(paths: readonly string[]): Promise<Lo
 }
 
 export async function writeSite(directory: string, files: readonly SiteFile[]): Promise<string[]> {
-  try {
-    await mkdir(directory, { recursive: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    const what = code === 'EEXIST' || code === 'ENOTDIR' ? ': a file, not a folder' : '';
-    throw new InputError(directory, `cannot write the site there (${code}${what}); expected a folder, or a path where one can be made`);
-  }
+  await makeOutputFolder(directory, 'the site');
   const written: string[] = [];
   for (const file of files) {
     const path = join(directory, file.path);

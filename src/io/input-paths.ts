@@ -86,6 +86,17 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
   }
 }
 
+/** Make the output folder `directory`, or say in one line why it cannot be one (a file there). */
+export async function makeOutputFolder(directory: string, what: string): Promise<void> {
+  try {
+    await mkdir(directory, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? ': a file, not a folder' : '';
+    throw new InputError(directory, `cannot write ${what} there (${code}${why}); expected a folder, or a path where one can be made`);
+  }
+}
+
 /** Open for writing, created or truncated, and refused (ELOOP) when the path itself is a symbolic link. */
 const WRITE_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
