@@ -61,6 +61,19 @@ describe('profile-gate analyze', () => {
     }
   });
 
+  it('an nsys kernel summary against a baseline of an AMD GPU is invalid (another vendor), never compared share by share', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-cli-'));
+    const amd = join(dir, 'amd.json');
+    // rocprof stats of llama.cpp on an AMD Radeon AI PRO R9700 (fixtures/rocprof/PROVENANCE.md).
+    expect((await cli(['analyze', '--json', amd, join(FIXTURES, 'rocprof', 'llamacpp_r9700_gfx1201_results.stats.csv')])).code).not.toBe(2);
+    const { code, stdout } = await cli(['analyze', '--baseline', amd, '--json', '-', join(FIXTURES, 'h200-captures', 'healthy_decode', 'healthy_node.kern_sum.csv')]);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    expect(report.environment.vendor).toBe('nvidia');
+    expect(report.verdict).toBe('invalid');
+    expect(report.comparison!.environmentMismatch).toEqual([{ key: 'vendor', baseline: 'amd', current: 'nvidia' }]);
+    expect(code).toBe(1);
+  });
+
   it('passes the same run against itself', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pg-cli-'));
     const baseline = join(dir, 'baseline.json');

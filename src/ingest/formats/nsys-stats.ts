@@ -230,6 +230,8 @@ export default defineImporter({
       kernels: run.collected.kernels ?? run.collected.gpuKernels ?? [],
       memops: buildMemops(run.collected),
       apiCalls: run.collected.apiCalls ?? [],
+      // Nsight Systems traces CUDA: the GPU is NVIDIA's, which a baseline of another vendor must see.
+      environment: { vendor: 'nvidia' },
       notices: notices.get(run)!,
     }));
   },
