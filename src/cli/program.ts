@@ -154,13 +154,16 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     ...(options.strict ? { strict: true, strictOption: '--strict' } : {}),
   });
   refuseOutputOverInput(options, files);
+  const exported = await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`), options.strict ? new Set() : fromDirectories);
+  for (const left of exported.skipped) process.stderr.write(`warning: ${inertLine(`left out ${left.path}: ${left.reason}`)}\n`);
+  const leftOut = [...skipped, ...exported.skipped];
   const analyzeOptions: AnalyzeOptions = {
-    inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`)),
+    inputs: exported.inputs,
     ...(options.allowMixed ? { allowMixed: true } : {}),
     ...(options.strict ? {} : { skippable: fromDirectories }),
     ...(options.smiColumns ? { ingest: { smiColumns: options.smiColumns } } : {}),
     ...(options.format ? { format: options.format } : {}),
-    ...(skipped.length ? { skippedInputs: skipped } : {}),
+    ...(leftOut.length ? { skippedInputs: leftOut } : {}),
     families,
     run,
     baseline,
