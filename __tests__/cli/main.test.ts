@@ -141,8 +141,19 @@ describe('bad input: one line on stderr, exit code 2', () => {
       const inFolder = await cli(['analyze', flag, capture, dir]);
       expect(inFolder.code).toBe(2);
       expect(inFolder.stderr).toContain(`${flag} ${capture}: it is one of the inputs`);
+      // The file name left out: the capture is taken as the flag's value, the next capture as the input.
+      const taken = await cli(['analyze', flag, capture, join(ROOT, 'samples', 'current', 'unfused_timed.util.jsonl')]);
+      expect(taken.code).toBe(2);
+      expect(taken.stderr.trimEnd().split('\n')).toEqual([
+        `profile-gate: ${flag} ${capture}: a capture (workload-metrics-jsonl) is there; expected a new file to write the report to, or a report to replace (was the file name left out after ${flag}?)`,
+      ]);
     }
     expect(readFileSync(capture, 'utf8')).toBe(original);
+    // A report written before is replaced, as a CI job does night after night.
+    const report = join(dir, 'report.json');
+    expect((await cli(['analyze', '--json', report, capture])).code).toBe(0);
+    expect((await cli(['analyze', '--json', report, '--markdown', join(dir, 'report.md'), capture])).code).toBe(0);
+    expect((await cli(['analyze', '--json', report, '--markdown', join(dir, 'report.md'), capture])).code).toBe(0);
   });
 
   it('a file of another kind names the file and line 1', async () => {

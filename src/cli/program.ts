@@ -4,9 +4,10 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
-import { loadReport } from '../io/reports.js';
+import { captureFormatOf, loadReport } from '../io/reports.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 import { COMMANDS, gateOf, type Command, type OptionValues } from '../options/table.js';
 import { DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
@@ -114,12 +115,21 @@ function checkOutputs(outputs: { json?: string | undefined; markdown?: string | 
   if (outputs.json === '-' && outputs.markdown === '-') throw new UsageError('--json - and --markdown - both write to stdout; send one of them to a file');
 }
 
-/** A report written over an input would destroy the capture (`--json` given no name takes the next word). */
-function refuseOutputOverInput(outputs: { json?: string | undefined; markdown?: string | undefined }, files: readonly string[]): void {
+/**
+ * A report written over a capture would destroy it: an output named among the inputs, or one where a
+ * capture already is (`--json` given no file name takes the next word, the first capture, as it).
+ */
+async function refuseOutputOverInput(outputs: { json?: string | undefined; markdown?: string | undefined }, files: readonly string[]): Promise<void> {
   const inputs = new Set(files.map((file) => resolve(file)));
   for (const [flag, target] of [['--json', outputs.json], ['--markdown', outputs.markdown]] as const) {
-    if (target && target !== '-' && inputs.has(resolve(target))) {
+    if (!target || target === '-') continue;
+    if (inputs.has(resolve(target))) {
       throw new UsageError(`${flag} ${target}: it is one of the inputs; expected a new file to write the report to (the capture would be overwritten)`);
+    }
+    const isFile = await stat(target).then((info) => info.isFile(), () => false);
+    const format = isFile ? await captureFormatOf(target) : undefined;
+    if (format) {
+      throw new UsageError(`${flag} ${target}: a capture (${format}) is there; expected a new file to write the report to, or a report to replace (was the file name left out after ${flag}?)`);
     }
   }
 }
@@ -153,7 +163,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     warn: (line) => process.stderr.write(`warning: ${inertLine(line)}\n`),
     ...(options.strict ? { strict: true, strictOption: '--strict' } : {}),
   });
-  refuseOutputOverInput(options, files);
+  await refuseOutputOverInput(options, files);
   const exported = await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`), options.strict ? new Set() : fromDirectories);
   for (const left of exported.skipped) process.stderr.write(`warning: ${inertLine(`left out ${left.path}: ${left.reason}`)}\n`);
   const leftOut = [...skipped, ...exported.skipped];
