@@ -1,10 +1,15 @@
 /** The CLI door, in process (main) and as the committed bundle (dist/cli/index.js) that users run. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { ReportSchema } from '../../src/model/report.js';
+import { ingestFileRuns } from '../../src/ingest/registry.js';
+import { expandInputs } from '../../src/io/input-paths.js';
+import { loadReport } from '../../src/io/reports.js';
+import { writeDerivedFiles } from '../../src/io/derived-files.js';
+import { secretsFromEnv } from '../../src/io/secrets.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, '__tests__', 'fixtures');
@@ -154,6 +159,27 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expect((await cli(['analyze', '--json', report, capture])).code).toBe(0);
     expect((await cli(['analyze', '--json', report, '--markdown', join(dir, 'report.md'), capture])).code).toBe(0);
     expect((await cli(['analyze', '--json', report, '--markdown', join(dir, 'report.md'), capture])).code).toBe(0);
+  });
+
+  it("a run's output folder analyzed again: the files profile-gate wrote there (run.json, profile.json, clean traces) are no capture, and the workload's own trace is read", async () => {
+    // The real folder profile-gate run wrote on the H200, with the derived files a run writes beside it.
+    const folder = join(mkdtempSync(join(tmpdir(), 'pg-cli-run-')), 'run');
+    cpSync(join(FIXTURES, 'h200-run', 'graph_capture'), folder, { recursive: true });
+    // The terminal's copy of the run, kept beside it in the fixture: not a file profile-gate writes there.
+    rmSync(join(folder, 'graphcap_run.log'));
+    const inputs = await expandInputs([folder]);
+    const report = await loadReport(join(folder, 'report.json'));
+    const captures = (await Promise.all(inputs.map((path) => ingestFileRuns(path).catch(() => [])))).flat();
+    const derived = await writeDerivedFiles(folder, report, captures, secretsFromEnv({}));
+    expect(derived.traces.length).toBeGreaterThan(0);
+    const result = await cli(['analyze', '--strict', '--json', '-', folder]);
+    expect(result.code).not.toBe(2);
+    const read = ReportSchema.parse(JSON.parse(result.stdout));
+    expect(read.skippedInputs).toEqual([]);
+    const paths = read.sources.map((s) => s.path.slice(folder.length + 1));
+    expect(paths).toContain(join('captures', 'profile', 'graphcap.trace.json.gz'));
+    expect(paths.filter((p) => /^(run|profile)\.json$|^traces\//.test(p))).toEqual([]);
+    expect(read.notices.map((n) => n.code)).not.toContain('same-run-counted-once');
   });
 
   it('a file of another kind names the file and line 1', async () => {

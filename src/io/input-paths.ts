@@ -3,9 +3,19 @@ import { constants } from 'node:fs';
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { REPORT_FILE } from '../model/report.js';
+import { REPORT_FILE, RUN_FILE } from '../model/report.js';
+import { PROFILE_FILE } from '../report/profile-json.js';
+import { CONTEXT_FILE } from '../github/report-artifacts.js';
 
 const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
+
+/** The folder of the clean traces profile-gate writes from the captures (io/derived-files.ts). */
+export const TRACES_DIR = 'traces';
+/**
+ * What profile-gate writes beside its report.json (run --out, the action's report folder): in a
+ * folder that holds our report, these are ours and no capture. Elsewhere the names are the user's.
+ */
+const OWN_FILES: ReadonlySet<string> = new Set([RUN_FILE, PROFILE_FILE, CONTEXT_FILE]);
 
 /** Files named directly are taken as they are; directories give their capture files, recursively. */
 export async function expandInputs(inputs: readonly string[]): Promise<string[]> {
@@ -71,6 +81,7 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
       throw new InputError(input, `cannot read the folder (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a folder of capture files that this user may list`);
     }
     const nested: string[] = [];
+    const ownFolder = listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === REPORT_FILE);
     for (const entry of listed) {
       const name = entry.name.toString('utf8');
       if (!Buffer.from(name, 'utf8').equals(entry.name)) {
@@ -79,6 +90,7 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
       }
       // Notes, scripts, hidden files, and a report of ours (a run's output folder holds one) are no capture.
       if (SKIPPED_IN_DIRECTORIES.test(name) || name === REPORT_FILE) continue;
+      if (ownFolder && (OWN_FILES.has(name) || (name === TRACES_DIR && entry.isDirectory()))) continue;
       if (entry.isDirectory() || entry.isFile()) nested.push(join(input, name));
     }
     nested.sort((a, b) => a.localeCompare(b));

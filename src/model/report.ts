@@ -10,6 +10,8 @@ import { GpuSharingSchema } from './gpu-sharing.js';
 export const REPORT_SCHEMA_VERSION = 6;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 export const REPORT_FILE = 'report.json';
+/** The record of a `profile-gate run`, written beside its report.json in the output folder. */
+export const RUN_FILE = 'run.json';
 
 export const SeveritySchema = z.enum(['info', 'warning', 'error']);
 export type Severity = z.infer<typeof SeveritySchema>;
