@@ -182,6 +182,24 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expect(read.notices.map((n) => n.code)).not.toContain('same-run-counted-once');
   });
 
+  it("an A/B run's output folder analyzed again reads the head alone: the base side's files under base/ are not merged into it", async () => {
+    // The layout run --out writes for an A/B job: the head's files at the top, the base build's under base/.
+    const out = mkdtempSync(join(tmpdir(), 'pg-cli-ab-'));
+    cpSync(join(ROOT, 'samples', 'current'), join(out, 'captures'), { recursive: true });
+    cpSync(join(ROOT, 'samples', 'baseline'), join(out, 'base', 'captures'), { recursive: true });
+    expect((await cli(['analyze', '--json', join(out, 'base', 'baseline-report.json'), join(out, 'base')])).code).toBe(0);
+    expect((await cli(['analyze', '--json', join(out, 'report.json'), join(out, 'captures')])).code).toBe(1);
+    writeFileSync(join(out, 'run.json'), '{"outcome": "ok"}\n');
+    const { stdout } = await cli(['analyze', '--json', '-', out]);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    // samples/current: 15 run lines, 313.9 tok/s; the base side's 15 (378.5 tok/s) are not among them.
+    expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toHaveLength(15);
+    expect(report.sources.filter((s) => s.path.startsWith(join(out, 'base')))).toEqual([]);
+    // Named directly, the base folder is read as any other.
+    const base = ReportSchema.parse(JSON.parse((await cli(['analyze', '--json', '-', join(out, 'base')])).stdout));
+    expect(base.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toHaveLength(15);
+  });
+
   it('a file of another kind names the file and line 1', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pg-cli-')), 'notes.txt');
     writeFileSync(file, 'hello world\nthis is not a capture\n');

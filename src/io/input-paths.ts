@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { REPORT_FILE, RUN_FILE } from '../model/report.js';
+import { BASE_SIDE_DIR, REPORT_FILE, RUN_FILE } from '../model/report.js';
 import { PROFILE_FILE } from '../report/profile-json.js';
 import { CONTEXT_FILE } from '../github/report-artifacts.js';
 
@@ -82,6 +82,8 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
     }
     const nested: string[] = [];
     const ownFolder = listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === REPORT_FILE);
+    // A run's output folder: an A/B job's base build is under base/, the other side of the comparison.
+    const runFolder = ownFolder && listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === RUN_FILE);
     for (const entry of listed) {
       const name = entry.name.toString('utf8');
       if (!Buffer.from(name, 'utf8').equals(entry.name)) {
@@ -91,6 +93,7 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
       // Notes, scripts, hidden files, and a report of ours (a run's output folder holds one) are no capture.
       if (SKIPPED_IN_DIRECTORIES.test(name) || name === REPORT_FILE) continue;
       if (ownFolder && (OWN_FILES.has(name) || (name === TRACES_DIR && entry.isDirectory()))) continue;
+      if (runFolder && name === BASE_SIDE_DIR && entry.isDirectory()) continue;
       if (entry.isDirectory() || entry.isFile()) nested.push(join(input, name));
     }
     nested.sort((a, b) => a.localeCompare(b));

@@ -13,7 +13,7 @@ import type { Notice } from '../model/capture.js';
 import type { FormatId } from '../model/capture.js';
 import { capabilitiesOf } from '../ingest/registry.js';
 import type { OutputKind } from './plan-types.js';
-import { RUN_FILE, type Report, type SkippedInput, type Verdict } from '../model/report.js';
+import { BASE_SIDE_DIR, RUN_FILE, type Report, type SkippedInput, type Verdict } from '../model/report.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { askedText, chooseDeepDive, deepDiveMismatch, withNcuLogFile } from './deep-dive.js';
 import type { DeepDiveRequest } from '../diagnose/deep-dive-request.js';
@@ -251,7 +251,7 @@ async function clearPlannedFiles(plan: Plan): Promise<void> {
  * artifact holding the run is never read as two reports (matrix merge, baseline download, dashboard).
  */
 export function baseReportPath(plan: Plan): string {
-  return join(plan.outDir, 'base', 'baseline-report.json');
+  return join(plan.outDir, BASE_SIDE_DIR, 'baseline-report.json');
 }
 
 /**
