@@ -204,6 +204,30 @@ describe('run: a workload that prints its throughput for people only', () => {
   }, 60_000);
 });
 
+describe('run: a measured run that printed no metric line', () => {
+  it('is named in a warning with the runs that count, not passed over as a generic note', async () => {
+    const work = tempDir('first-hour');
+    // The second of three measured runs prints its throughput for people only.
+    const command = `n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; if [ $n -eq 2 ]; then echo "done"; else echo '{"metric": "decode_tok_s", "value": 10'$n'}'; fi`;
+    const { code, stdout } = await runCli(
+      ['--engine', 'command', '--run', command, '--profiler', 'none', '--allow-no-gpu', '--runs', '3', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet'],
+      { probe: standInProbe({ vendor: 'none' }), pythonDir: standInPythonDir({ snapshot: false }), cwd: work, groups: new ProcessGroups({ graceMs: 300 }) },
+    );
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+    expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toEqual([101, 103]);
+    const unread = report.notices.filter((n) => n.code === 'workload-console-unread');
+    expect(unread).toEqual([
+      {
+        code: 'workload-console-unread',
+        severity: 'warning',
+        message: 'measured-2 gave no sample: its console holds no {"metric": …, "value": …} line, unlike the other measured runs; 2 of 3 measured runs count',
+      },
+    ]);
+    expect(stdout).toContain('warning: measured-2 gave no sample');
+  }, 60_000);
+});
+
 describe('run: the workload named and families of your own, as analyze takes them', () => {
   const runWith = async (extra: string[]) => {
     const work = tempDir('first-hour');
