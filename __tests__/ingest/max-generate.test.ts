@@ -52,6 +52,23 @@ describe('max-generate --profile (healthy GEMV decode)', () => {
     ]);
   });
 
+  test('a --profile log cut before its GPU kernel table (after the Python/CPU table) says the kernels are missing', async () => {
+    // generate_profile_gemv.txt up to line 35: the metrics and 11 of the CPU table's 15 rows.
+    const text = readFileSync(fixture('generate_profile_gemv.txt'), 'utf8').split('\n').slice(0, 35).join('\n');
+    const capture = await read(writeTempFile('cut_before_gpu.txt', `${text}\n`));
+    expect(capture.kernels).toEqual([]);
+    expect(capture.source.stats).toEqual([
+      {
+        name: 'kernel-table-missing',
+        severity: 'data-loss',
+        count: 1,
+        detail: 'the Python/CPU table of a --profile run is here (line 23), but neither the GPU kernel table that follows it nor a note on why there is none: the log is cut short',
+      },
+    ]);
+    // A run that said why it has no kernels (nsys not found) is whole.
+    expect((await read(fixture('generate_profile_no_nsys.txt'))).source.stats.map((s) => s.name)).not.toContain('kernel-table-missing');
+  });
+
   test('metrics report', async () => {
     const capture = await read(fixture('generate_profile_gemv.txt'));
     expect(Object.fromEntries(capture.metrics.map((m) => [m.name, m.value]))).toEqual({
