@@ -106,8 +106,8 @@ describe('gate flags', () => {
     // samples/current holds unfused attention at error: in the default fail-on, the gate fails.
     const plain = await cli(['analyze', '--json', '-', samples]);
     expect(plain.code).toBe(1);
-    for (const flag of ['--fail-on', '--fail-verdicts', '--fail-on-severity']) {
-      const empty = await cli(['analyze', '--json', '-', flag, '', samples]);
+    for (const [flag, value] of [['--fail-on', ''], ['--fail-on', ' '], ['--fail-verdicts', ''], ['--fail-on-severity', '']]) {
+      const empty = await cli(['analyze', '--json', '-', flag!, value!, samples]);
       expect({ flag, code: empty.code, stderr: empty.stderr }).toEqual({ flag, code: 1, stderr: '' });
       expect(JSON.parse(empty.stdout).decision.policy).toEqual(JSON.parse(plain.stdout).decision.policy);
     }
