@@ -228,7 +228,7 @@ export const OPTIONS = [
   flagOnly({ key: 'runAt', default: '', emptyMeans: 'now', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made, in ISO 8601' } }),
   // profile-gate report: the merge of mode report, on files.
   flagOnly({ key: 'commentKey', default: 'report', parse: text, group: 'merge', flag: { name: 'key', commands: ['report'], value: 'KEY', help: "the comment's marker key: a later comment with the same key replaces it" } }),
-  flagOnly({ key: 'runUrl', default: '', parse: optional(text), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
+  flagOnly({ key: 'runUrl', default: '', parse: matching(/^(https?:\/\/\S+)?$/, 'an http(s) URL of the workflow run, e.g. https://github.com/OWNER/REPO/actions/runs/ID', true), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
   flagOnly({
     key: 'acceptedBy',
     default: '',
