@@ -228,6 +228,29 @@ describe('run: a measured run that printed no metric line', () => {
   }, 60_000);
 });
 
+describe('run: the workload\'s own profiler traces (--profiler torch, --captures) that no measured run wrote', () => {
+  const runWith = async (extra: string[] = []) => {
+    const work = tempDir('first-hour');
+    const result = await runCli(
+      ['--engine', 'command', '--run', `echo '{"metric": "decode_tok_s", "value": 100}'`, '--profiler', 'torch', '--captures', 'traces/*.json', '--allow-no-gpu', '--runs', '3', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...extra],
+      { probe: standInProbe({ vendor: 'none' }), pythonDir: standInPythonDir({ snapshot: false }), cwd: work, groups: new ProcessGroups({ graceMs: 300 }) },
+    );
+    return { ...result, work };
+  };
+
+  it('are a planned capture not made: named in the verdict\'s first line, and --strict fails on it', async () => {
+    const { code, work } = await runWith();
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+    expect(report.skippedInputs).toEqual([
+      { path: 'traces/*.json', reason: 'planned capture not made, so no kernel comparison, per-step time or kernel findings: no measured run wrote a file matching captures traces/*.json' },
+    ]);
+    const strict = await runWith(['--strict']);
+    expect(strict.code).toBe(EXIT_RUN_FAILED);
+    expect(strict.stderr).toMatch(/^profile-gate: --strict: traces\/\*\.json: planned capture not made/);
+  }, 60_000);
+});
+
 describe('run: the workload named and families of your own, as analyze takes them', () => {
   const runWith = async (extra: string[]) => {
     const work = tempDir('first-hour');
