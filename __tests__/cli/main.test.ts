@@ -200,6 +200,20 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expect(base.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toHaveLength(15);
   });
 
+  it("a run's logs folder read again: a long console whose metric lines run gathered beside it is read through that file, not skipped", async () => {
+    // What run leaves for a console of more than 200 lines: the log, and its metric lines in .metrics.jsonl.
+    const logs = mkdtempSync(join(tmpdir(), 'pg-cli-logs-'));
+    const console = [...Array.from({ length: 300 }, (_, i) => `loading shard ${i}`), '{"metric": "decode_tok_s", "value": 301}'].join('\n');
+    writeFileSync(join(logs, 'measured-1.log'), `${console}\n`);
+    writeFileSync(join(logs, 'measured-1.metrics.jsonl'), '{"metric": "decode_tok_s", "value": 301}\n');
+    const result = await cli(['analyze', '--strict', '--json', '-', logs]);
+    expect(result.code).toBe(0);
+    const report = ReportSchema.parse(JSON.parse(result.stdout));
+    expect(report.skippedInputs).toEqual([]);
+    expect(report.sources.map((s) => s.path)).toEqual([join(logs, 'measured-1.metrics.jsonl')]);
+    expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toEqual([301]);
+  });
+
   it('a file of another kind names the file and line 1', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pg-cli-')), 'notes.txt');
     writeFileSync(file, 'hello world\nthis is not a capture\n');

@@ -17,6 +17,11 @@ export const TRACES_DIR = 'traces';
  */
 const OWN_FILES: ReadonlySet<string> = new Set([RUN_FILE, PROFILE_FILE, CONTEXT_FILE]);
 
+/** Where `profile-gate run` gathers the metric lines of a long workload console (next to its log). */
+export function consoleMetricsPath(logPath: string): string {
+  return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
+}
+
 /** Files named directly are taken as they are; directories give their capture files, recursively. */
 export async function expandInputs(inputs: readonly string[]): Promise<string[]> {
   return (await expandInputSet(inputs)).files;
@@ -84,6 +89,7 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
     const ownFolder = listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === REPORT_FILE);
     // A run's output folder: an A/B job's base build is under base/, the other side of the comparison.
     const runFolder = ownFolder && listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === RUN_FILE);
+    const names = new Set(listed.map((entry) => entry.name.toString('utf8')));
     for (const entry of listed) {
       const name = entry.name.toString('utf8');
       if (!Buffer.from(name, 'utf8').equals(entry.name)) {
@@ -94,6 +100,8 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
       if (SKIPPED_IN_DIRECTORIES.test(name) || name === REPORT_FILE) continue;
       if (ownFolder && (OWN_FILES.has(name) || (name === TRACES_DIR && entry.isDirectory()))) continue;
       if (runFolder && name === BASE_SIDE_DIR && entry.isDirectory()) continue;
+      // A console whose metric lines run gathered beside it: that file is what the analysis reads.
+      if (name.endsWith('.log') && names.has(consoleMetricsPath(name))) continue;
       if (entry.isDirectory() || entry.isFile()) nested.push(join(input, name));
     }
     nested.sort((a, b) => a.localeCompare(b));
