@@ -4,7 +4,8 @@
  * as a capture, an nsys per-launch trace, a workload that prints its throughput for people only; and
  * `-` meaning stdout and nothing else.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, runCli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/fake-github-runner.js';
@@ -66,6 +67,20 @@ describe('a path typo', () => {
     const line = oneLine(stderr);
     expect(line).toBe(`profile-gate: no capture files: ${join(SAMPLES, 'curent')} (missing); did you mean ${join(SAMPLES, 'current')}?`);
     expect(line).not.toContain('--if-no-captures');
+  });
+
+  it('a glob left unexpanded (quoted, or the action\'s captures input) says to name the folder', async () => {
+    // One letter from a file there (x.jsonl): a glob is never guessed as a typo of it.
+    const folder = mkdtempSync(join(tmpdir(), 'pg-glob-'));
+    writeFileSync(join(folder, 'x.jsonl'), '{"metric": "decode_tok_s", "value": 1}\n');
+    const near = await cli(['analyze', join(folder, '*.jsonl')]);
+    expect(oneLine(near.stderr)).not.toContain('did you mean');
+    const glob = join(SAMPLES, 'current', '*.jsonl');
+    const { code, stderr } = await cli(['analyze', glob]);
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(
+      `profile-gate: no capture files: ${glob} (missing; a glob, and paths are not expanded here: name the folder that holds the files, ${join(SAMPLES, 'current')}); check the path and that the profiling step wrote its files (--if-no-captures: warn or ignore lets an empty capture pass)`,
+    );
   });
 
   it('a path with nothing near it still names the policy', async () => {
