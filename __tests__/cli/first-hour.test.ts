@@ -48,6 +48,18 @@ describe('a flag typo', () => {
     expect(oneLine(stderr)).toBe('profile-gate: analyze: --baseline takes a value (profile-gate analyze --help lists its options)');
   });
 
+  it('a flag of one value given twice with two values is refused, whatever the command; the same value twice is one', async () => {
+    const twice = await cli(['analyze', '--fail-verdicts', 'fail', KERN_SUM, '--fail-verdicts', 'none']);
+    expect(twice.code).toBe(2);
+    expect(oneLine(twice.stderr)).toBe('profile-gate: analyze: --fail-verdicts is given twice ("fail", then "none"); give it once (profile-gate analyze --help lists its options)');
+    const baseline = await cli(['report', '--out', 'a', '--out', 'b', KERN_SUM]);
+    expect(oneLine(baseline.stderr)).toBe('profile-gate: report: --out is given twice ("a", then "b"); give it once (profile-gate report --help lists its options)');
+    const run = await cli(['run', '--runs', '3', '--runs', '5', '--dry-run']);
+    expect(oneLine(run.stderr)).toBe('profile-gate: run: --runs is given twice ("3", then "5"); give it once (profile-gate run --help lists its options)');
+    // The same value twice, a switch twice, and a repeatable flag are no contradiction.
+    expect((await cli(['analyze', '--json', '-', '--fail-verdicts', 'fail', '--fail-verdicts', 'fail', '--strict', '--strict', '--threshold', 'decode_tok_s=3', '--threshold', 'ttft_ms=5', KERN_SUM])).code).not.toBe(2);
+  });
+
   it('a value that starts with a dash: says how to give it, in words of our own', async () => {
     const { code, stderr } = await cli(['analyze', '--timeout', '-5', KERN_SUM]);
     expect(code).toBe(2);

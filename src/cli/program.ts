@@ -28,7 +28,7 @@ import { exportProfilerReports } from './profiler-reports.js';
 import { resolveRunMetadata, systemGit } from './run-metadata.js';
 import { runCommand, RUN_HELP } from './run-command.js';
 import { runScrubCommand, SCRUB_HELP } from './scrub-command.js';
-import { flagUsageError } from './flag-errors.js';
+import { flagUsageError, refuseRepeatedFlags } from './flag-errors.js';
 
 const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
 
@@ -142,12 +142,9 @@ async function emit(report: Report, outputs: Outputs, failVerdicts: readonly str
 }
 
 async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: flagOptions('analyze'),
-  });
+  const config = { args, allowPositionals: true, strict: true, options: flagOptions('analyze') };
+  const { values, positionals } = parseArgs(config);
+  refuseRepeatedFlags(config, 'analyze');
   const options = readFlags(values, 'analyze', process.env);
   checkOutputs(options);
   const run = resolveRunMetadata(options, process.env, systemGit);
@@ -190,7 +187,9 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
  * baseline, the unfused-attention variant the head. A failing verdict is shown, not turned into exit 1.
  */
 async function runDemo(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, strict: true, options: flagOptions('demo') });
+  const config = { args, strict: true, options: flagOptions('demo') };
+  const { values } = parseArgs(config);
+  refuseRepeatedFlags(config, 'demo');
   const options = readFlags(values, 'demo');
   checkOutputs(options);
   const samples = samplesDirectory();

@@ -22,7 +22,7 @@ import { flagOptions, flagsHelp, readFlags, runFlagTexts, valueFlags } from '../
 import { gateOf, type OptionValues } from '../options/table.js';
 import type { RuleOptions } from '../diagnose/rule-options.js';
 import { verdictExitCode } from './verdict-exit.js';
-import { flagUsageError } from './flag-errors.js';
+import { flagUsageError, refuseRepeatedFlags } from './flag-errors.js';
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process-group.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
@@ -139,15 +139,18 @@ function joinFlagValues(argv: readonly string[]): string[] {
 }
 
 function parseRunArgs(argv: string[]) {
-  return parseArgs({
+  const config = {
     args: joinFlagValues(argv),
     strict: true,
     allowPositionals: false,
     options: {
       ...flagOptions('run'),
-      help: { type: 'boolean', short: 'h' },
+      help: { type: 'boolean' as const, short: 'h' },
     },
-  });
+  };
+  const parsed = parseArgs(config);
+  refuseRepeatedFlags(config, 'run');
+  return parsed;
 }
 
 export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}): Promise<number> {
