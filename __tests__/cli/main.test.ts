@@ -107,6 +107,15 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
+  it('--strict fails on a capture path not found even where --if-no-captures ignore lets an empty capture go on', async () => {
+    const { code, stderr } = await cli(['analyze', '--strict', '--if-no-captures', 'ignore', '/nonexistent/trace.json']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('profile-gate: capture path not found: /nonexistent/trace.json (--strict fails on any input it cannot read)\n');
+    // An empty folder is no path that cannot be read: ignore still lets it go on.
+    const empty = mkdtempSync(join(tmpdir(), 'pg-cli-empty-'));
+    expect((await cli(['analyze', '--strict', '--if-no-captures', 'ignore', '--json', '-', empty])).code).toBe(0);
+  });
+
   it('an empty capture folder fails by default; --if-no-captures warn or ignore lets it go on', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'pg-cli-empty-'));
     const failed = await cli(['analyze', empty]);

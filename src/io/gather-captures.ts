@@ -55,6 +55,8 @@ export async function gatherCaptures(paths: readonly string[], how: CaptureGathe
     if (missing.length && how.policy !== 'ignore') how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
     return { files: found.files, fromDirectories: found.fromDirectories, skipped: skippedOf(missing, found.leftOut) };
   }
+  // Strict reading fails on a path not found even where the policy lets an empty capture go on (error says more below).
+  if (missing.length && how.strict && how.policy !== 'error') throw new UsageError(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')} (${how.strictOption ?? 'strict'} fails on any input it cannot read)`);
   const where = [...missing.map((p) => `${p} (${missingWhy(p)})`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
   const line = `no capture files: ${where}`;
   // A path one letter from one that exists is a typo: name that one, not a policy that lets it pass.

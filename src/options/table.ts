@@ -550,7 +550,7 @@ export const OPTIONS = [
     key: 'strict',
     input: 'strict',
     default: 'false',
-    doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found while others are; in mode run, also when a planned kernel capture was not made (the profiled run wrote nothing).',
+    doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found (where if-no-captures would let no file go on, too); in mode run, also when a planned kernel capture was not made (the profiled run wrote nothing).',
     parse: booleanText,
     group: 'analyze',
     flag: { name: 'strict', commands: ['analyze', 'run'], switch: true, help: 'fail on any input it cannot read: an unreadable file inside a directory, a path not found; in run, a planned capture the profiled run did not make (otherwise skipped, named in the verdict\'s first line)' },
