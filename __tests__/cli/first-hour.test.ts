@@ -4,7 +4,8 @@
  * as a capture, an nsys per-launch trace, a workload that prints its throughput for people only; and
  * `-` meaning stdout and nothing else.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, runCli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/fake-github-runner.js';
@@ -46,6 +47,29 @@ describe('a flag typo', () => {
     expect(code).toBe(2);
     expect(oneLine(stderr)).toBe('profile-gate: analyze: --baseline takes a value (profile-gate analyze --help lists its options)');
   });
+
+  it('a flag of one value given twice with two values is refused, whatever the command; the same value twice is one', async () => {
+    const twice = await cli(['analyze', '--fail-verdicts', 'fail', KERN_SUM, '--fail-verdicts', 'none']);
+    expect(twice.code).toBe(2);
+    expect(oneLine(twice.stderr)).toBe('profile-gate: analyze: --fail-verdicts is given twice ("fail", then "none"); give it once (profile-gate analyze --help lists its options)');
+    const baseline = await cli(['report', '--out', 'a', '--out', 'b', KERN_SUM]);
+    expect(oneLine(baseline.stderr)).toBe('profile-gate: report: --out is given twice ("a", then "b"); give it once (profile-gate report --help lists its options)');
+    const run = await cli(['run', '--runs', '3', '--runs', '5', '--dry-run']);
+    expect(oneLine(run.stderr)).toBe('profile-gate: run: --runs is given twice ("3", then "5"); give it once (profile-gate run --help lists its options)');
+    // The same value twice, a switch twice, and a repeatable flag are no contradiction.
+    expect((await cli(['analyze', '--json', '-', '--fail-verdicts', 'fail', '--fail-verdicts', 'fail', '--strict', '--strict', '--threshold', 'decode_tok_s=3', '--threshold', 'ttft_ms=5', KERN_SUM])).code).not.toBe(2);
+  });
+
+  it('a value that starts with a dash: says how to give it, in words of our own', async () => {
+    const { code, stderr } = await cli(['analyze', '--timeout', '-5', KERN_SUM]);
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(
+      'profile-gate: analyze: --timeout is followed by a word that starts with a dash, read as another option; a value that starts with one is written --timeout=VALUE (profile-gate analyze --help lists its options)',
+    );
+    // Given so, the value itself is judged.
+    const judged = await cli(['analyze', '--timeout=-5', KERN_SUM]);
+    expect(oneLine(judged.stderr)).toBe('profile-gate: --timeout: expected a positive number of seconds, got "-5"');
+  });
 });
 
 describe('a path typo', () => {
@@ -55,6 +79,20 @@ describe('a path typo', () => {
     const line = oneLine(stderr);
     expect(line).toBe(`profile-gate: no capture files: ${join(SAMPLES, 'curent')} (missing); did you mean ${join(SAMPLES, 'current')}?`);
     expect(line).not.toContain('--if-no-captures');
+  });
+
+  it('a glob left unexpanded (quoted, or the action\'s captures input) says to name the folder', async () => {
+    // One letter from a file there (x.jsonl): a glob is never guessed as a typo of it.
+    const folder = mkdtempSync(join(tmpdir(), 'pg-glob-'));
+    writeFileSync(join(folder, 'x.jsonl'), '{"metric": "decode_tok_s", "value": 1}\n');
+    const near = await cli(['analyze', join(folder, '*.jsonl')]);
+    expect(oneLine(near.stderr)).not.toContain('did you mean');
+    const glob = join(SAMPLES, 'current', '*.jsonl');
+    const { code, stderr } = await cli(['analyze', glob]);
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(
+      `profile-gate: no capture files: ${glob} (missing; a glob, and paths are not expanded here: name the folder that holds the files, ${join(SAMPLES, 'current')}); check the path and that the profiling step wrote its files (--if-no-captures: warn or ignore lets an empty capture pass)`,
+    );
   });
 
   it('a path with nothing near it still names the policy', async () => {
@@ -190,6 +228,53 @@ describe('run: a workload that prints its throughput for people only', () => {
     expect(oneLine(stderr)).toBe(
       'profile-gate: run failed: every step finished but no capture file was produced for the analysis: the workload\'s console holds no {"metric": …, "value": …} line: it prints "decode throughput: 100 tok/s", which is for people; print the number as a metric line too, e.g. {"metric": "decode_tok_s", "value": 100}',
     );
+  }, 60_000);
+});
+
+describe('run: a measured run that printed no metric line', () => {
+  it('is named in a warning with the runs that count, not passed over as a generic note', async () => {
+    const work = tempDir('first-hour');
+    // The second of three measured runs prints its throughput for people only.
+    const command = `n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; if [ $n -eq 2 ]; then echo "done"; else echo '{"metric": "decode_tok_s", "value": 10'$n'}'; fi`;
+    const { code, stdout } = await runCli(
+      ['--engine', 'command', '--run', command, '--profiler', 'none', '--allow-no-gpu', '--runs', '3', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet'],
+      { probe: standInProbe({ vendor: 'none' }), pythonDir: standInPythonDir({ snapshot: false }), cwd: work, groups: new ProcessGroups({ graceMs: 300 }) },
+    );
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+    expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toEqual([101, 103]);
+    const unread = report.notices.filter((n) => n.code === 'workload-console-unread');
+    expect(unread).toEqual([
+      {
+        code: 'workload-console-unread',
+        severity: 'warning',
+        message: 'measured-2 gave no sample: its console holds no {"metric": …, "value": …} line, unlike the other measured runs; 2 of 3 measured runs count',
+      },
+    ]);
+    expect(stdout).toContain('warning: measured-2 gave no sample');
+  }, 60_000);
+});
+
+describe('run: the workload\'s own profiler traces (--profiler torch, --captures) that no measured run wrote', () => {
+  const runWith = async (extra: string[] = []) => {
+    const work = tempDir('first-hour');
+    const result = await runCli(
+      ['--engine', 'command', '--run', `echo '{"metric": "decode_tok_s", "value": 100}'`, '--profiler', 'torch', '--captures', 'traces/*.json', '--allow-no-gpu', '--runs', '3', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...extra],
+      { probe: standInProbe({ vendor: 'none' }), pythonDir: standInPythonDir({ snapshot: false }), cwd: work, groups: new ProcessGroups({ graceMs: 300 }) },
+    );
+    return { ...result, work };
+  };
+
+  it('are a planned capture not made: named in the verdict\'s first line, and --strict fails on it', async () => {
+    const { code, work } = await runWith();
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+    expect(report.skippedInputs).toEqual([
+      { path: 'traces/*.json', reason: 'planned capture not made, so no kernel comparison, per-step time or kernel findings: no measured run wrote a file matching captures traces/*.json' },
+    ]);
+    const strict = await runWith(['--strict']);
+    expect(strict.code).toBe(EXIT_RUN_FAILED);
+    expect(strict.stderr).toMatch(/^profile-gate: --strict: traces\/\*\.json: planned capture not made/);
   }, 60_000);
 });
 

@@ -101,6 +101,18 @@ describe('gate flags', () => {
     }
   });
 
+  it('an empty flag value takes the default, as an empty input does: --fail-on "$UNSET" never turns the gate off', async () => {
+    const samples = join(ROOT, 'samples', 'current');
+    // samples/current holds unfused attention at error: in the default fail-on, the gate fails.
+    const plain = await cli(['analyze', '--json', '-', samples]);
+    expect(plain.code).toBe(1);
+    for (const [flag, value] of [['--fail-on', ''], ['--fail-on', ' '], ['--fail-verdicts', ''], ['--fail-on-severity', '']]) {
+      const empty = await cli(['analyze', '--json', '-', flag!, value!, samples]);
+      expect({ flag, code: empty.code, stderr: empty.stderr }).toEqual({ flag, code: 1, stderr: '' });
+      expect(JSON.parse(empty.stdout).decision.policy).toEqual(JSON.parse(plain.stdout).decision.policy);
+    }
+  });
+
   it.each(['analyze', 'run'])('%s --help has a line for every gate flag', async (command) => {
     const { stdout } = await cli([command, '--help']);
     const flags = OPTIONS.filter((row) => (GATE_KEYS as readonly string[]).includes(row.key)).map((row) => row.flag!.name);

@@ -1,10 +1,15 @@
 /** The CLI door, in process (main) and as the committed bundle (dist/cli/index.js) that users run. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { ReportSchema } from '../../src/model/report.js';
+import { ingestFileRuns } from '../../src/ingest/registry.js';
+import { expandInputs } from '../../src/io/input-paths.js';
+import { loadReport } from '../../src/io/reports.js';
+import { writeDerivedFiles } from '../../src/io/derived-files.js';
+import { secretsFromEnv } from '../../src/io/secrets.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, '__tests__', 'fixtures');
@@ -48,6 +53,32 @@ describe('profile-gate analyze', () => {
     expect(report.comparison!.newFindings).toContain('unfused-attention');
   });
 
+  it('reads a file once when it is named twice or beside its folder, so its samples are not counted twice', async () => {
+    // samples/current/unfused_timed.stdout.jsonl holds 15 run lines (kind "run", tok_s).
+    const folder = join(ROOT, 'samples', 'current');
+    const metrics = join(folder, 'unfused_timed.stdout.jsonl');
+    for (const args of [[metrics, metrics], [folder, metrics], [metrics, folder], [folder, `${folder}/`]]) {
+      const { stdout } = await cli(['analyze', '--json', '-', ...args]);
+      const report = ReportSchema.parse(JSON.parse(stdout));
+      expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toHaveLength(15);
+      const paths = report.sources.map((s) => s.path);
+      expect(paths.filter((p) => p.endsWith('unfused_timed.stdout.jsonl'))).toHaveLength(1);
+    }
+  });
+
+  it('an nsys kernel summary against a baseline of an AMD GPU is invalid (another vendor), never compared share by share', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-cli-'));
+    const amd = join(dir, 'amd.json');
+    // rocprof stats of llama.cpp on an AMD Radeon AI PRO R9700 (fixtures/rocprof/PROVENANCE.md).
+    expect((await cli(['analyze', '--json', amd, join(FIXTURES, 'rocprof', 'llamacpp_r9700_gfx1201_results.stats.csv')])).code).not.toBe(2);
+    const { code, stdout } = await cli(['analyze', '--baseline', amd, '--json', '-', join(FIXTURES, 'h200-captures', 'healthy_decode', 'healthy_node.kern_sum.csv')]);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    expect(report.environment.vendor).toBe('nvidia');
+    expect(report.verdict).toBe('invalid');
+    expect(report.comparison!.environmentMismatch).toEqual([{ key: 'vendor', baseline: 'amd', current: 'nvidia' }]);
+    expect(code).toBe(1);
+  });
+
   it('passes the same run against itself', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pg-cli-'));
     const baseline = join(dir, 'baseline.json');
@@ -62,6 +93,8 @@ describe('bad input: one line on stderr, exit code 2', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['a missing file', ['analyze', '/nonexistent/trace.json'], /^profile-gate: no capture files: \/nonexistent\/trace\.json \(missing\); check the path/],
     ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
+    // An empty $COMMAND in a CI script must not pass as if something ran.
+    ['no command', [], /^profile-gate: expected a command: analyze, run, report, dashboard, scrub or demo \(profile-gate --help lists them\)\n$/],
     ['no inputs', ['analyze'], /expected at least one INPUT/],
     ['an unknown flag', ['analyze', '--frob', 'x'], /^profile-gate: analyze: unknown option --frob \(profile-gate analyze --help lists its options\)\n/],
     ['a bad threshold', ['analyze', '--threshold', 'decode_tok_s=fast', healthyNsys], /--threshold: decode_tok_s=fast: 'fast' is not a positive number/],
@@ -72,6 +105,15 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('--strict fails on a capture path not found even where --if-no-captures ignore lets an empty capture go on', async () => {
+    const { code, stderr } = await cli(['analyze', '--strict', '--if-no-captures', 'ignore', '/nonexistent/trace.json']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('profile-gate: capture path not found: /nonexistent/trace.json (--strict fails on any input it cannot read)\n');
+    // An empty folder is no path that cannot be read: ignore still lets it go on.
+    const empty = mkdtempSync(join(tmpdir(), 'pg-cli-empty-'));
+    expect((await cli(['analyze', '--strict', '--if-no-captures', 'ignore', '--json', '-', empty])).code).toBe(0);
   });
 
   it('an empty capture folder fails by default; --if-no-captures warn or ignore lets it go on', async () => {
@@ -97,6 +139,88 @@ describe('bad input: one line on stderr, exit code 2', () => {
     const sources = (JSON.parse(result.stdout) as { sources: Array<{ path: string; format: string }> }).sources;
     expect(sources.some((s) => s.path.endsWith('report.json'))).toBe(false);
     expect(sources.find((s) => s.path.endsWith('graphcap.trace.json.gz'))?.format).toBe('kineto-json');
+  });
+
+  it('an output path that is one of the inputs is refused before anything is written, so the capture is never overwritten', async () => {
+    // `--json` given no file name takes the first capture as its value: the report would replace it.
+    const dir = mkdtempSync(join(tmpdir(), 'pg-cli-out-'));
+    const capture = join(dir, 'unfused_timed.stdout.jsonl');
+    const original = readFileSync(join(ROOT, 'samples', 'current', 'unfused_timed.stdout.jsonl'), 'utf8');
+    writeFileSync(capture, original);
+    for (const flag of ['--json', '--markdown']) {
+      const named = await cli(['analyze', flag, capture, capture]);
+      expect(named.code).toBe(2);
+      expect(named.stderr.trimEnd().split('\n')).toEqual([`profile-gate: ${flag} ${capture}: it is one of the inputs; expected a new file to write the report to (the capture would be overwritten)`]);
+      // Inside an input folder too.
+      const inFolder = await cli(['analyze', flag, capture, dir]);
+      expect(inFolder.code).toBe(2);
+      expect(inFolder.stderr).toContain(`${flag} ${capture}: it is one of the inputs`);
+      // The file name left out: the capture is taken as the flag's value, the next capture as the input.
+      const taken = await cli(['analyze', flag, capture, join(ROOT, 'samples', 'current', 'unfused_timed.util.jsonl')]);
+      expect(taken.code).toBe(2);
+      expect(taken.stderr.trimEnd().split('\n')).toEqual([
+        `profile-gate: ${flag} ${capture}: a capture (workload-metrics-jsonl) is there; expected a new file to write the report to, or a report to replace (was the file name left out after ${flag}?)`,
+      ]);
+    }
+    expect(readFileSync(capture, 'utf8')).toBe(original);
+    // A report written before is replaced, as a CI job does night after night.
+    const report = join(dir, 'report.json');
+    expect((await cli(['analyze', '--json', report, capture])).code).toBe(0);
+    expect((await cli(['analyze', '--json', report, '--markdown', join(dir, 'report.md'), capture])).code).toBe(0);
+    expect((await cli(['analyze', '--json', report, '--markdown', join(dir, 'report.md'), capture])).code).toBe(0);
+  });
+
+  it("a run's output folder analyzed again: the files profile-gate wrote there (run.json, profile.json, clean traces) are no capture, and the workload's own trace is read", async () => {
+    // The real folder profile-gate run wrote on the H200, with the derived files a run writes beside it.
+    const folder = join(mkdtempSync(join(tmpdir(), 'pg-cli-run-')), 'run');
+    cpSync(join(FIXTURES, 'h200-run', 'graph_capture'), folder, { recursive: true });
+    // The terminal's copy of the run, kept beside it in the fixture: not a file profile-gate writes there.
+    rmSync(join(folder, 'graphcap_run.log'));
+    const inputs = await expandInputs([folder]);
+    const report = await loadReport(join(folder, 'report.json'));
+    const captures = (await Promise.all(inputs.map((path) => ingestFileRuns(path).catch(() => [])))).flat();
+    const derived = await writeDerivedFiles(folder, report, captures, secretsFromEnv({}));
+    expect(derived.traces.length).toBeGreaterThan(0);
+    const result = await cli(['analyze', '--strict', '--json', '-', folder]);
+    expect(result.code).not.toBe(2);
+    const read = ReportSchema.parse(JSON.parse(result.stdout));
+    expect(read.skippedInputs).toEqual([]);
+    const paths = read.sources.map((s) => s.path.slice(folder.length + 1));
+    expect(paths).toContain(join('captures', 'profile', 'graphcap.trace.json.gz'));
+    expect(paths.filter((p) => /^(run|profile)\.json$|^traces\//.test(p))).toEqual([]);
+    expect(read.notices.map((n) => n.code)).not.toContain('same-run-counted-once');
+  });
+
+  it("an A/B run's output folder analyzed again reads the head alone: the base side's files under base/ are not merged into it", async () => {
+    // The layout run --out writes for an A/B job: the head's files at the top, the base build's under base/.
+    const out = mkdtempSync(join(tmpdir(), 'pg-cli-ab-'));
+    cpSync(join(ROOT, 'samples', 'current'), join(out, 'captures'), { recursive: true });
+    cpSync(join(ROOT, 'samples', 'baseline'), join(out, 'base', 'captures'), { recursive: true });
+    expect((await cli(['analyze', '--json', join(out, 'base', 'baseline-report.json'), join(out, 'base')])).code).toBe(0);
+    expect((await cli(['analyze', '--json', join(out, 'report.json'), join(out, 'captures')])).code).toBe(1);
+    writeFileSync(join(out, 'run.json'), '{"outcome": "ok"}\n');
+    const { stdout } = await cli(['analyze', '--json', '-', out]);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    // samples/current: 15 run lines, 313.9 tok/s; the base side's 15 (378.5 tok/s) are not among them.
+    expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toHaveLength(15);
+    expect(report.sources.filter((s) => s.path.startsWith(join(out, 'base')))).toEqual([]);
+    // Named directly, the base folder is read as any other.
+    const base = ReportSchema.parse(JSON.parse((await cli(['analyze', '--json', '-', join(out, 'base')])).stdout));
+    expect(base.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toHaveLength(15);
+  });
+
+  it("a run's logs folder read again: a long console whose metric lines run gathered beside it is read through that file, not skipped", async () => {
+    // What run leaves for a console of more than 200 lines: the log, and its metric lines in .metrics.jsonl.
+    const logs = mkdtempSync(join(tmpdir(), 'pg-cli-logs-'));
+    const console = [...Array.from({ length: 300 }, (_, i) => `loading shard ${i}`), '{"metric": "decode_tok_s", "value": 301}'].join('\n');
+    writeFileSync(join(logs, 'measured-1.log'), `${console}\n`);
+    writeFileSync(join(logs, 'measured-1.metrics.jsonl'), '{"metric": "decode_tok_s", "value": 301}\n');
+    const result = await cli(['analyze', '--strict', '--json', '-', logs]);
+    expect(result.code).toBe(0);
+    const report = ReportSchema.parse(JSON.parse(result.stdout));
+    expect(report.skippedInputs).toEqual([]);
+    expect(report.sources.map((s) => s.path)).toEqual([join(logs, 'measured-1.metrics.jsonl')]);
+    expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toEqual([301]);
   });
 
   it('a file of another kind names the file and line 1', async () => {

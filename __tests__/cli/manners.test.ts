@@ -3,7 +3,7 @@
  * the environment and git, colour only on a terminal, and Nsight reports passed directly (read
  * through a stand-in nsys / ncu on PATH that prints the real export of the same report).
  */
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
@@ -164,6 +164,24 @@ describe('Nsight reports passed directly', () => {
       expect(stderr).toContain(`is not on PATH to read it; export it where`);
       expect(stderr.trim().endsWith(command)).toBe(true);
     }
+  });
+
+  it('a report found in a folder without its tool is skipped and named, and the CSV beside it is read (--strict fails)', async () => {
+    process.env['PATH'] = mkdtempSync(join(tmpdir(), 'pg-empty-path-'));
+    // The folder as nsys left it: the report and its kern_sum export side by side.
+    const folder = mkdtempSync(join(tmpdir(), 'pg-nsys-folder-'));
+    copyFileSync(NSYS_REP, join(folder, 'healthy_node.nsys-rep'));
+    copyFileSync(NSYS_CSV, join(folder, 'healthy_node.kern_sum.csv'));
+    const { code, stdout, stderr } = await cli(['analyze', '--json', '-', folder]);
+    expect(code).toBe(0);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    expect(report.sources.map((s) => s.path)).toEqual([join(folder, 'healthy_node.kern_sum.csv')]);
+    expect(report.kernels[0]!.name).toBe('nvjet_sm90_tst_256x8_64x6_4x1_v_bz_TNT');
+    expect(report.skippedInputs).toEqual([{ path: join(folder, 'healthy_node.nsys-rep'), reason: expect.stringContaining('nsys is not on PATH to read it') }]);
+    expect(stderr).toContain(`warning: left out ${join(folder, 'healthy_node.nsys-rep')}: an Nsight Systems report, and nsys is not on PATH to read it`);
+    const strict = await cli(['analyze', '--strict', folder]);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain('is not on PATH to read it');
   });
 
   it('says which command failed and why', async () => {

@@ -39,6 +39,16 @@ describe('profile-gate scrub', () => {
     expect(readFileSync(join(work, 'run', 'PROVENANCE.md')).includes(MARK)).toBe(true);
   });
 
+  it('refuses an --out that is a file in one line, exit 2, rather than leave every file out and pass', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'pg-scrub-'));
+    const file = join(work, 'notes.txt');
+    writeFileSync(file, 'not a folder');
+    const r = await cli(['scrub', '--out', file, join(REPO, 'samples', 'current')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`profile-gate: ${file}: cannot write the scrubbed files there (EEXIST: a file, not a folder); expected a folder, or a path where one can be made\n`);
+    expect(r.stdout).toBe('');
+  });
+
   it('refuses a missing path in one line, exit 2', async () => {
     const r = await cli(['scrub', '--out', join(tmpdir(), 'x'), '/nonexistent/run']);
     expect(r.code).toBe(2);

@@ -56,6 +56,13 @@ describe('parseThresholds', () => {
     // A floor no change could reach would pass every run, silently.
     for (const value of ['1e308', '0x10', 'NaN', 'Infinity', '5000']) expect(() => parseThresholds([`decode_tok_s=${value}`], '--threshold')).toThrow(`'${value}' is not a positive number (a plain decimal up to 1000, e.g. 3)`);
   });
+  it('refuses one threshold set twice to different values (the later would win unseen); the same value twice is one', () => {
+    expect(() => parseThresholds(['decode_tok_s=3', 'decode_tok_s=50'], '--threshold')).toThrow(new UsageError('--threshold: decode_tok_s=50: decode_tok_s is already set to 3; give each threshold once'));
+    expect(() => parseThresholds('kernel-time:family:copy=+0.1ms,kernel-time:family:copy=+1ms', "input 'thresholds'")).toThrow(
+      "input 'thresholds': kernel-time:family:copy=+1ms: kernel-time:family:copy is already set to 0.1 ms; give each threshold once",
+    );
+    expect(parseThresholds(['decode_tok_s=3', 'decode_tok_s=3%'], '--threshold')).toEqual({ decode_tok_s: 3 });
+  });
 });
 
 const NORM = 'void vllm::rms_norm_kernel<c10::BFloat16>(c10::BFloat16 *, const c10::BFloat16 *, const c10::BFloat16 *, float, int, int)';

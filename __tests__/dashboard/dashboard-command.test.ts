@@ -124,6 +124,18 @@ describe('profile-gate dashboard (CLI)', () => {
     await expect(runDashboardCommand(['--out', dir, '--workflow', 'n.yml', dir], {})).rejects.toThrow(/go with --from-artifacts/);
     await expect(runDashboardCommand(['--out', dir, '--from-artifacts', '--repo', 'o/r', '--workflow', 'n.yml'], {})).rejects.toThrow(UsageError);
     await expect(runDashboardCommand(['--out', dir, '--from-artifacts', '--workflow', 'n.yml'], { GITHUB_TOKEN: 't' })).rejects.toThrow(/expected --repo OWNER\/NAME/);
+    // A metric no report can hold charts nothing and finds no regression: refused, the known ones listed.
+    await expect(runDashboardCommand(['--out', dir, '--metric', 'decode_toks', dir], {})).rejects.toThrow(/^--metric: expected one of decode_tok_s, .*ttft_ms.*, got "decode_toks"$/);
+  });
+
+  it('refuses an --out that is a file in one line (exit 2), not as an internal error', async () => {
+    const file = join(dir, 'site');
+    await writeFile(file, 'not a folder');
+    await mkdir(join(dir, 'reports', 'profile-gate-0'), { recursive: true });
+    await writeFile(join(dir, 'reports', 'profile-gate-0', 'report.json'), serializeReport(night(0)));
+    const refused = runDashboardCommand(['--out', file, join(dir, 'reports')], {});
+    await expect(refused).rejects.toThrow(InputError);
+    await expect(refused).rejects.toThrow(`${file}: cannot write the site there (EEXIST: a file, not a folder); expected a folder, or a path where one can be made`);
   });
 });
 

@@ -35,6 +35,40 @@ describe('max-generate --profile (healthy GEMV decode)', () => {
     expect(capture.source.stats).toEqual([expect.objectContaining({ name: 'unlisted-kernels', severity: 'info', count: 1 })]);
   });
 
+  test('a GPU table cut short (8 of its title\'s top 15 rows) is named as data loss, not as kernels the table leaves out', async () => {
+    // The first 50 lines of generate_profile_gemv.txt: the title (line 41), the header and 8 rows,
+    // 23.96 + 14.52 + 8.02 + 3.38 + 2.70 + 2.47 + 2.15 + 1.85 = 59.05 ms of the title's 66.31 ms.
+    const text = readFileSync(fixture('generate_profile_gemv.txt'), 'utf8').split('\n').slice(0, 50).join('\n');
+    const capture = await read(writeTempFile('cut_generate.txt', `${text}\n`));
+    expect(capture.kernels).toHaveLength(9);
+    expect(capture.kernels.at(-1)).toEqual({ name: UNLISTED_KERNELS, totalNs: 7_260_000, instances: 0 });
+    expect(capture.source.stats).toEqual([
+      {
+        name: 'kernel-rows-missing',
+        severity: 'data-loss',
+        count: 1,
+        detail: 'the GPU table (line 41) is titled the top 15 kernels but holds 8 rows: it is cut short, and 7260000 ns of its total are kept as "[other kernels not listed]"',
+      },
+    ]);
+  });
+
+  test('a --profile log cut before its GPU kernel table (after the Python/CPU table) says the kernels are missing', async () => {
+    // generate_profile_gemv.txt up to line 35: the metrics and 11 of the CPU table's 15 rows.
+    const text = readFileSync(fixture('generate_profile_gemv.txt'), 'utf8').split('\n').slice(0, 35).join('\n');
+    const capture = await read(writeTempFile('cut_before_gpu.txt', `${text}\n`));
+    expect(capture.kernels).toEqual([]);
+    expect(capture.source.stats).toEqual([
+      {
+        name: 'kernel-table-missing',
+        severity: 'data-loss',
+        count: 1,
+        detail: 'the Python/CPU table of a --profile run is here (line 23), but neither the GPU kernel table that follows it nor a note on why there is none: the log is cut short',
+      },
+    ]);
+    // A run that said why it has no kernels (nsys not found) is whole.
+    expect((await read(fixture('generate_profile_no_nsys.txt'))).source.stats.map((s) => s.name)).not.toContain('kernel-table-missing');
+  });
+
   test('metrics report', async () => {
     const capture = await read(fixture('generate_profile_gemv.txt'));
     expect(Object.fromEntries(capture.metrics.map((m) => [m.name, m.value]))).toEqual({

@@ -193,6 +193,33 @@ describe('nsys-stats edge cases', () => {
     expect(capture.kernels).toEqual(original.kernels);
   });
 
+  test('a kern_sum cut at a row boundary says rows are missing, from its own Time (%) column', async () => {
+    // The real H200 unfused-attention kern_sum (28 rows, Time (%) adding up to 100.1), cut after its
+    // first five rows: 25.4 + 13.5 + 9.8 + 8.1 + 6.5 = 63.3 % of the kernel time.
+    const h200 = join(dir, '..', 'h200-captures', 'unfused_attention', 'unfused_node.kern_sum.csv');
+    const lines = readFileSync(h200, 'utf8').split('\n');
+    expect(lines[6]).toMatch(/^Time \(%\),Total Time \(ns\)/);
+    const cut = await read(writeTempFile('cut_kern_sum.csv', `${lines.slice(0, 12).join('\n')}\n`));
+    expect(cut.kernels).toHaveLength(5);
+    expect(cut.notices.filter((n) => n.code === 'nsys-table-excerpt')).toEqual([
+      {
+        code: 'nsys-table-excerpt',
+        severity: 'warning',
+        message: 'cuda_gpu_kern_sum: the 5 rows of the table at line 7 add up to 63.3 % in its Time (%) column, not 100 %: rows after line 12 are missing (the file is cut short), so totals and shares cover the listed rows only',
+      },
+    ]);
+    // The whole file, and every real capture above, says nothing of the kind.
+    const whole = await read(h200);
+    expect(whole.kernels).toHaveLength(28);
+    expect(whole.notices.filter((n) => n.code === 'nsys-table-excerpt')).toEqual([]);
+    // Cut inside cuda_gpu_sum (kernels and memory operations share its Time (%)), the same.
+    const gpuSum = readFileSync(fixture('nsys_healthy_multi_cuda_gpu_sum.csv'), 'utf8').split('\n');
+    const header = gpuSum.findIndex((line) => /^"?Time \(%\)/.test(line));
+    const gpuCut = await read(writeTempFile('cut_gpu_sum.csv', `${gpuSum.slice(0, header + 4).join('\n')}\n`));
+    expect(gpuCut.notices.map((n) => n.code)).toContain('nsys-table-excerpt');
+    expect((await read(fixture('nsys_healthy_multi_cuda_gpu_sum.csv'))).notices.map((n) => n.code)).not.toContain('nsys-table-excerpt');
+  });
+
   test('fully quoted header and fields (third-party writers) parse the same', async () => {
     const text = [
       '"Time (%)","Total Time (ns)","Instances","Avg (ns)","Med (ns)","Min (ns)","Max (ns)","StdDev (ns)","Name"',

@@ -27,6 +27,28 @@ describe('rocprof-csv stats files', () => {
     expect(sum(capture.kernels.map((k) => k.instances))).toBe(17_311);
     expect(top(capture.kernels)).toEqual({ name: '__amd_rocclr_copyBuffer', totalNs: 17_229_993, instances: 7_084, minNs: 601, maxNs: 10_656 });
     expect(capture.apiCalls).toEqual([]);
+    // Its Percentage column (of the whole run) adds up to 46.39 over these 9 rows: the rest is missing, and said so.
+    expect(capture.source.stats).toEqual([
+      {
+        name: 'rows-missing',
+        severity: 'data-loss',
+        count: 1,
+        detail: 'the 9 rows add up to 46.4 % in the Percentage column, not 100 %: rows after line 10 are missing (the file is cut short), so totals and shares cover the listed rows only',
+      },
+    ]);
+  });
+
+  test('a whole stats file says nothing is missing; the same cut at a row boundary says what is', async () => {
+    // llamacpp_r9700_gfx1201_results.stats.csv: 20 rows whose Percentage adds up to 100.0; its first
+    // two rows hold 90.3239 + 1.4173 = 91.74 %.
+    const whole = await read(fixture('llamacpp_r9700_gfx1201_results.stats.csv'));
+    expect(whole.source.stats).toEqual([]);
+    const lines = readFileSync(fixture('llamacpp_r9700_gfx1201_results.stats.csv'), 'utf8').split('\n');
+    const cut = await read(writeTempFile('cut.stats.csv', `${lines.slice(0, 3).join('\n')}\n`));
+    expect(cut.kernels).toHaveLength(2);
+    expect(cut.source.stats).toEqual([expect.objectContaining({ name: 'rows-missing', severity: 'data-loss', detail: expect.stringMatching(/^the 2 rows add up to 91\.7 % .* rows after line 3 are missing/) })]);
+    // Every other whole stats file here too.
+    for (const name of ['rocprofv1_laplacian_results.stats.csv', 'rocprofv3_docs_hip_api_stats.csv']) expect((await read(fixture(name))).source.stats).toEqual([]);
   });
 
   test('hip_api_stats (same 8 columns, scientific notation) becomes apiCalls, not kernels', async () => {

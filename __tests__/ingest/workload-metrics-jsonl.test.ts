@@ -24,6 +24,21 @@ describe('workload-metrics-jsonl', () => {
     expect(capture.source.stats).toEqual([expect.objectContaining({ name: 'non-metric-line', count: 1 })]);
   });
 
+  it('a real run log cut inside its tenth run line names that line as cut off (data loss), not as workload output', async () => {
+    // healthy_timed.stdout.jsonl's first 9 lines are whole run records; the 10th is cut mid-record.
+    const { readFileSync } = await import('node:fs');
+    const lines = readFileSync(timed, 'utf8').split('\n');
+    const text = `${lines.slice(0, 9).join('\n')}\n${lines[9]!.slice(0, 60)}`;
+    const capture = await fromText(text);
+    expect(mergeMetrics([capture])[0]!.samples).toHaveLength(9);
+    expect(capture.source.stats).toEqual([
+      { name: 'truncated-last-line', severity: 'data-loss', count: 1, detail: 'line 10 is cut off (the writer stopped mid-line): a metric record is missing' },
+    ]);
+    // The same line whole, or a stray brace the workload printed and ended, is no data loss.
+    expect((await fromText(lines.slice(0, 10).join('\n'))).source.stats).toEqual([]);
+    expect((await fromText(`${lines.slice(0, 9).join('\n')}\n{not json\n`)).source.stats.map((s) => s.name)).toEqual(['non-metric-line']);
+  });
+
   it('the runs\' batch (tokens per decode step) is the environment\'s batch when every run gives the same', async () => {
     // Every run line of healthy_timed.stdout.jsonl has "batch": 1 (tok_s = steps × batch / seconds).
     expect((await runImporter(workloadMetrics, await openInput(timed))).environment.batch).toBe('1');

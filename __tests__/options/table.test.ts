@@ -280,6 +280,23 @@ describe('the option table', () => {
     expect(problems).toEqual(["input 'rule-options': copy-heavy.minShare=0.5: rule copy-heavy has no option 'minShare' (known: minCopyShare)"]);
   });
 
+  it('references/options.md names every value an input of a closed set accepts, in its row', () => {
+    const page = readFileSync(PAGE, 'utf8').split('\n');
+    const unnamed: string[] = [];
+    for (const row of ALL_OPTIONS.filter((r) => r.input)) {
+      let accepted: string[] = [];
+      try {
+        row.parse('\u0000not-a-value', row.input!);
+      } catch (error) {
+        accepted = /expected one of ([\w, -]+?), got/.exec((error as Error).message)?.[1]?.split(', ') ?? [];
+      }
+      if (accepted.length === 0 || accepted.length > 10) continue;
+      const line = page.find((l) => l.startsWith(`| \`${row.input}\` |`))!;
+      for (const value of accepted) if (!new RegExp(`(^|[^\\w-])${value}([^\\w-]|$)`).test(line)) unnamed.push(`${row.input}: ${value}`);
+    }
+    expect(unnamed).toEqual([]);
+  });
+
   it('references/options.md is the table rendered', () => {
     const page = renderPage();
     if (process.env['UPDATE_OPTIONS_PAGE'] === '1') writeFileSync(PAGE, page);

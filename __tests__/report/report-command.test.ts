@@ -47,6 +47,13 @@ describe('profile-gate report', () => {
     expect(comment).toContain('[job summary and all artifacts](https://github.com/o/r/actions/runs/3)');
   });
 
+  it('refuses a --run-url that is no http(s) URL, as --dashboard-url does, instead of dropping the link', async () => {
+    const dir = downloads();
+    await expect(runReportCommand(['--out', join(dir, 'out'), '--run-url', 'actions/runs/3', dir])).rejects.toThrow(
+      '--run-url: expected an http(s) URL of the workflow run, e.g. https://github.com/OWNER/REPO/actions/runs/ID, got "actions/runs/3"',
+    );
+  });
+
   it('labels a report by its artifact folder when report.json is at the top of it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pg-report-cmd-'));
     mkdirSync(join(dir, 'profile-gate-llama'));

@@ -26,6 +26,16 @@ function plan(raw: Record<string, string>, detected = nvidiaBox(), ctx: Partial<
 
 const ids = (p: Plan) => p.steps.map((s) => s.id);
 
+describe('buildPlan: the output folder', () => {
+  it('a file where the output folder goes is a problem before anything runs', () => {
+    const isFile = (path: string) => path === '/work/notes.txt';
+    expect(plan({ model: 'org/m' }, nvidiaBox(), { outDir: '/work/notes.txt', isFile }).problems).toEqual([
+      "out: /work/notes.txt is a file, not a folder; name a folder for the run's logs, captures and report",
+    ]);
+    expect(plan({ model: 'org/m' }, nvidiaBox(), { isFile }).problems).toEqual([]);
+  });
+});
+
 describe('buildPlan: max generate', () => {
   it('MAX 26.4 with nsys: warm-up, sampled measured runs, one --profile run with nsys put on PATH', () => {
     const p = plan({ model: 'org/m', runs: '2', 'max-args': '--max-length 512', prompt: 'Hello' });

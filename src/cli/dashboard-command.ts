@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { buildDashboard } from './dashboard-site.js';
 import { limitsFromEnv } from '../github/limits.js';
 import { EXIT_OK, UsageError } from '../errors.js';
+import { refuseRepeatedFlags } from './flag-errors.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 import { TOOL_VERSION } from '../version.js';
 import { inertLine } from '../report/inert-text.js';
@@ -29,7 +30,9 @@ function plural(count: number, one: string): string {
 }
 
 export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: flagOptions('dashboard') });
+  const config = { args: argv, allowPositionals: true, strict: true, options: flagOptions('dashboard') };
+  const { values, positionals } = parseArgs(config);
+  refuseRepeatedFlags(config, 'dashboard');
   const options = readFlags(values, 'dashboard', env);
   const out = options.outDir;
   if (!out) throw new UsageError('dashboard: expected --out DIR; see profile-gate dashboard --help');

@@ -14,6 +14,7 @@ import { REPORT_FILE } from '../model/report.js';
 import { serializeReport } from '../report/json.js';
 import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
 import { findReportFiles, loadReport } from '../io/reports.js';
+import { makeOutputFolder } from '../io/input-paths.js';
 import { boundReport } from '../report/bounded-report.js';
 import { redact, redactValue, secretsFromEnv, type SecretSet } from '../io/secrets.js';
 import { reportOfSummary, summarizeReport, type HistorySummary } from '../compare/history-summary.js';
@@ -70,7 +71,7 @@ export async function loadDashboardReports(paths: readonly string[]): Promise<Lo
 }
 
 export async function writeSite(directory: string, files: readonly SiteFile[]): Promise<string[]> {
-  await mkdir(directory, { recursive: true });
+  await makeOutputFolder(directory, 'the site');
   const written: string[] = [];
   for (const file of files) {
     const path = join(directory, file.path);

@@ -4,6 +4,7 @@
  * where the command's flags are listed. The parser's own text (its advice about `--`, with an
  * unbalanced quote) never reaches the user.
  */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { nearest, UsageError } from '../errors.js';
 
 /**
@@ -26,8 +27,32 @@ export function flagUsageError(error: unknown, command: string, flags: readonly 
   if (missing) return new UsageError(`${command}: ${missing[1]} takes a value (${help})`);
   const noValue = /^Option '(?:-\w, )?(--?[^' ]+)' does not take an argument/.exec(message);
   if (noValue) return new UsageError(`${command}: ${noValue[1]} is a switch and takes no value (${help})`);
+  const ambiguous = /^Option '(?:-\w, )?(--?[^' ]+)' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const flag = ambiguous[1]!;
+    return new UsageError(`${command}: ${flag} is followed by a word that starts with a dash, read as another option; a value that starts with one is written ${flag}=VALUE (${help})`);
+  }
   const positional = /^Unexpected argument '([^']*)'/.exec(message);
   if (positional) return new UsageError(`${command}: unexpected argument ${JSON.stringify(positional[1])}; ${command} takes only options (${help})`);
   // Another parser error: its first sentence, without the parser's advice.
   return new UsageError(`${command}: ${message.split(/\.\s/, 1)[0]!.replace(/\.$/, '')} (${help})`);
+}
+
+/**
+ * A flag of one value given twice with two values (`--fail-verdicts fail … --fail-verdicts none`):
+ * the parser keeps the later, which would decide unseen. Refused in one line; the same value twice,
+ * a switch twice and a repeatable flag are no contradiction. Call after the command's own parse.
+ */
+export function refuseRepeatedFlags(config: ParseArgsConfig, command: string): void {
+  const { tokens } = parseArgs({ ...config, tokens: true });
+  const seen = new Map<string, string | undefined>();
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const option = config.options?.[token.name];
+    if (!option || option.multiple || option.type === 'boolean') continue;
+    if (seen.has(token.name) && seen.get(token.name) !== token.value) {
+      throw new UsageError(`${command}: --${token.name} is given twice (${JSON.stringify(seen.get(token.name))}, then ${JSON.stringify(token.value)}); give it once (profile-gate ${command} --help lists its options)`);
+    }
+    seen.set(token.name, token.value);
+  }
 }

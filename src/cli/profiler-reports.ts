@@ -11,6 +11,7 @@ import { createSystemProbe } from '../runner/detect.js';
 import { nsysStatsArgs } from '../runner/profilers.js';
 import { formatCommand } from '../runner/shell-words.js';
 import { InputError } from '../errors.js';
+import type { SkippedInput } from '../model/report.js';
 
 interface ReportKind {
   suffix: string;
@@ -54,12 +55,20 @@ function lastLine(text: string): string {
 
 /**
  * Inputs with every profiler report replaced by its exported CSV (in a temporary directory).
- * `log` receives the exact command before it runs.
+ * `log` receives the exact command before it runs. A report found in a folder (`skippable`) whose
+ * tool is not on PATH is left out and returned in `skipped` (its export is often beside it), unless
+ * nothing else is left to read.
  */
-export async function exportProfilerReports(inputs: readonly string[], log: (line: string) => void): Promise<string[]> {
+export async function exportProfilerReports(
+  inputs: readonly string[],
+  log: (line: string) => void,
+  skippable: ReadonlySet<string> = new Set(),
+): Promise<{ inputs: string[]; skipped: SkippedInput[] }> {
   const probe = createSystemProbe();
   let dir: string | undefined;
   const out: string[] = [];
+  const skipped: SkippedInput[] = [];
+  let firstMissing: InputError | undefined;
   for (const input of inputs) {
     const kind = profilerReportKind(input);
     if (!kind) {
@@ -68,7 +77,13 @@ export async function exportProfilerReports(inputs: readonly string[], log: (lin
     }
     const tool = await probe.which(kind.tool);
     const shown = formatCommand(kind.exportArgs(kind.tool, input));
-    if (!tool) throw new InputError(input, `${kind.label}, and ${kind.tool} is not on PATH to read it; export it where ${kind.tool} is installed and analyze the CSV: ${shown} > ${basename(input)}.csv`);
+    if (!tool) {
+      const missing = new InputError(input, `${kind.label}, and ${kind.tool} is not on PATH to read it; export it where ${kind.tool} is installed and analyze the CSV: ${shown} > ${basename(input)}.csv`);
+      if (!skippable.has(input)) throw missing;
+      firstMissing ??= missing;
+      skipped.push({ path: input, reason: missing.expected });
+      continue;
+    }
     dir ??= mkdtempSync(join(tmpdir(), 'profile-gate-export-'));
     const csv = join(dir, `${out.length}-${basename(input)}.csv`);
     log(`${input}: ${kind.label}; running ${shown}`);
@@ -79,5 +94,6 @@ export async function exportProfilerReports(inputs: readonly string[], log: (lin
     }
     out.push(csv);
   }
-  return out;
+  if (out.length === 0 && firstMissing) throw firstMissing;
+  return { inputs: out, skipped };
 }

@@ -2,11 +2,12 @@
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
  * (0 ok, 1 the gate failed, 2 bad input or usage). Errors a user can cause print one line.
  */
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
-import { loadReport } from '../io/reports.js';
+import { captureFormatOf, loadReport } from '../io/reports.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 import { COMMANDS, gateOf, type Command, type OptionValues } from '../options/table.js';
 import { DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
@@ -27,7 +28,7 @@ import { exportProfilerReports } from './profiler-reports.js';
 import { resolveRunMetadata, systemGit } from './run-metadata.js';
 import { runCommand, RUN_HELP } from './run-command.js';
 import { runScrubCommand, SCRUB_HELP } from './scrub-command.js';
-import { flagUsageError } from './flag-errors.js';
+import { flagUsageError, refuseRepeatedFlags } from './flag-errors.js';
 
 const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
 
@@ -114,6 +115,25 @@ function checkOutputs(outputs: { json?: string | undefined; markdown?: string | 
   if (outputs.json === '-' && outputs.markdown === '-') throw new UsageError('--json - and --markdown - both write to stdout; send one of them to a file');
 }
 
+/**
+ * A report written over a capture would destroy it: an output named among the inputs, or one where a
+ * capture already is (`--json` given no file name takes the next word, the first capture, as it).
+ */
+async function refuseOutputOverInput(outputs: { json?: string | undefined; markdown?: string | undefined }, files: readonly string[]): Promise<void> {
+  const inputs = new Set(files.map((file) => resolve(file)));
+  for (const [flag, target] of [['--json', outputs.json], ['--markdown', outputs.markdown]] as const) {
+    if (!target || target === '-') continue;
+    if (inputs.has(resolve(target))) {
+      throw new UsageError(`${flag} ${target}: it is one of the inputs; expected a new file to write the report to (the capture would be overwritten)`);
+    }
+    const isFile = await stat(target).then((info) => info.isFile(), () => false);
+    const format = isFile ? await captureFormatOf(target) : undefined;
+    if (format) {
+      throw new UsageError(`${flag} ${target}: a capture (${format}) is there; expected a new file to write the report to, or a report to replace (was the file name left out after ${flag}?)`);
+    }
+  }
+}
+
 async function emit(report: Report, outputs: Outputs, failVerdicts: readonly string[] = DEFAULT_FAIL_VERDICTS): Promise<number> {
   if (outputs.json) await writeOutput(outputs.json, serializeReport(report));
   if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
@@ -122,12 +142,9 @@ async function emit(report: Report, outputs: Outputs, failVerdicts: readonly str
 }
 
 async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: flagOptions('analyze'),
-  });
+  const config = { args, allowPositionals: true, strict: true, options: flagOptions('analyze') };
+  const { values, positionals } = parseArgs(config);
+  refuseRepeatedFlags(config, 'analyze');
   const options = readFlags(values, 'analyze', process.env);
   checkOutputs(options);
   const run = resolveRunMetadata(options, process.env, systemGit);
@@ -143,13 +160,17 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     warn: (line) => process.stderr.write(`warning: ${inertLine(line)}\n`),
     ...(options.strict ? { strict: true, strictOption: '--strict' } : {}),
   });
+  await refuseOutputOverInput(options, files);
+  const exported = await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`), options.strict ? new Set() : fromDirectories);
+  for (const left of exported.skipped) process.stderr.write(`warning: ${inertLine(`left out ${left.path}: ${left.reason}`)}\n`);
+  const leftOut = [...skipped, ...exported.skipped];
   const analyzeOptions: AnalyzeOptions = {
-    inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`)),
+    inputs: exported.inputs,
     ...(options.allowMixed ? { allowMixed: true } : {}),
     ...(options.strict ? {} : { skippable: fromDirectories }),
     ...(options.smiColumns ? { ingest: { smiColumns: options.smiColumns } } : {}),
     ...(options.format ? { format: options.format } : {}),
-    ...(skipped.length ? { skippedInputs: skipped } : {}),
+    ...(leftOut.length ? { skippedInputs: leftOut } : {}),
     families,
     run,
     baseline,
@@ -166,7 +187,9 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
  * baseline, the unfused-attention variant the head. A failing verdict is shown, not turned into exit 1.
  */
 async function runDemo(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, strict: true, options: flagOptions('demo') });
+  const config = { args, strict: true, options: flagOptions('demo') };
+  const { values } = parseArgs(config);
+  refuseRepeatedFlags(config, 'demo');
   const options = readFlags(values, 'demo');
   checkOutputs(options);
   const samples = samplesDirectory();
@@ -211,6 +234,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${TOOL_VERSION}\n`);
         return EXIT_OK;
       case undefined:
+        throw new UsageError('expected a command: analyze, run, report, dashboard, scrub or demo (profile-gate --help lists them)');
       case '--help':
       case '-h':
       case 'help':

@@ -10,6 +10,7 @@ import { boundReport } from '../report/bounded-report.js';
 import { writeOutput } from '../io/input-paths.js';
 import { failureLine, verdictLines } from '../report/verdict-lines.js';
 import { InputError, UsageError } from '../errors.js';
+import { refuseRepeatedFlags } from './flag-errors.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 import type { AcceptedBy } from '../options/table.js';
 import { applyAcceptance, type AcceptanceClaim } from '../compare/acceptance.js';
@@ -38,7 +39,9 @@ function acceptedByClaim(accepted: AcceptedBy, now: Date = new Date()): Acceptan
 }
 
 export async function runReportCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: flagOptions('report') });
+  const config = { args: args, allowPositionals: true, strict: true, options: flagOptions('report') };
+  const { values, positionals } = parseArgs(config);
+  refuseRepeatedFlags(config, 'report');
   const options = readFlags(values, 'report');
   const out = options.outDir;
   if (!out) throw new UsageError('report: expected --out DIR; see profile-gate --help');

@@ -5,7 +5,7 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, EXIT_BAD_INPUT, EXIT_OK, EXIT_RUN_FAILED, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
-import { REPORT_FILE, type Report } from '../model/report.js';
+import { REPORT_FILE, RUN_FILE, type Report } from '../model/report.js';
 import type { Capture } from '../model/capture.js';
 import type { Probe } from '../runner/detect.js';
 import { createPlainLogger, type Logger } from '../runner/logger.js';
@@ -22,7 +22,7 @@ import { flagOptions, flagsHelp, readFlags, runFlagTexts, valueFlags } from '../
 import { gateOf, type OptionValues } from '../options/table.js';
 import type { RuleOptions } from '../diagnose/rule-options.js';
 import { verdictExitCode } from './verdict-exit.js';
-import { flagUsageError } from './flag-errors.js';
+import { flagUsageError, refuseRepeatedFlags } from './flag-errors.js';
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process-group.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
@@ -139,15 +139,18 @@ function joinFlagValues(argv: readonly string[]): string[] {
 }
 
 function parseRunArgs(argv: string[]) {
-  return parseArgs({
+  const config = {
     args: joinFlagValues(argv),
     strict: true,
     allowPositionals: false,
     options: {
       ...flagOptions('run'),
-      help: { type: 'boolean', short: 'h' },
+      help: { type: 'boolean' as const, short: 'h' },
     },
-  });
+  };
+  const parsed = parseArgs(config);
+  refuseRepeatedFlags(config, 'run');
+  return parsed;
 }
 
 export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}): Promise<number> {
@@ -196,7 +199,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     // On a signal: the groups are stopped, then run.json (marked cancelled) is written before the exit.
     const restoreSignals = deps.noSignalHandlers
       ? () => undefined
-      : groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups; ${join(plan.outDir, 'run.json')} says what finished\n`) });
+      : groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups; ${join(plan.outDir, RUN_FILE)} says what finished\n`) });
     const analyze = deps.analyze ?? defaultAnalyze;
     // The captures of the head's last analysis: what profile.json and the clean traces are written from.
     let read: readonly Capture[] = [];
@@ -219,7 +222,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       restoreSignals();
     }
     const { run } = result;
-    write(`\nrun ${run.outcome} in ${run.seconds.toFixed(1)} s; ${run.analysisInputs.length} capture file(s); details in ${join(plan.outDir, 'run.json')}\n`);
+    write(`\nrun ${run.outcome} in ${run.seconds.toFixed(1)} s; ${run.analysisInputs.length} capture file(s); details in ${join(plan.outDir, RUN_FILE)}\n`);
     if (run.outcome !== 'ok') {
       process.stderr.write(`profile-gate: run ${run.outcome}: ${inertLine(run.message ?? '')}\n`);
       return EXIT_RUN_FAILED;

@@ -10,6 +10,8 @@ import { parseArgs } from 'node:util';
 import { InputError, UsageError, EXIT_OK } from '../errors.js';
 import { secretsFromEnv } from '../io/secrets.js';
 import { scrubForUpload } from '../io/scrub-uploads.js';
+import { makeOutputFolder } from '../io/input-paths.js';
+import { refuseRepeatedFlags } from './flag-errors.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 
 export const SCRUB_HELP = `Usage: profile-gate scrub --out DIR [options] PATH...
@@ -37,11 +39,14 @@ async function filesUnder(path: string): Promise<string[]> {
 }
 
 export async function runScrubCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: flagOptions('scrub') });
+  const config = { args: argv, allowPositionals: true, strict: true, options: flagOptions('scrub') };
+  const { values, positionals } = parseArgs(config);
+  refuseRepeatedFlags(config, 'scrub');
   const options = readFlags(values, 'scrub', env);
   if (!options.outDir) throw new UsageError('scrub: --out DIR is required');
   if (!positionals.length) throw new UsageError('scrub: expected at least one PATH to scrub');
   const out = resolve(options.outDir);
+  await makeOutputFolder(out, 'the scrubbed files');
   const secrets = secretsFromEnv(env, options.redactEnv);
   const files: { file: string; target: string }[] = [];
   for (const path of positionals) {

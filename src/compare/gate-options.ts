@@ -307,7 +307,7 @@ export function parseThresholds(texts: string | readonly string[], name: string)
       if (key.startsWith(KERNEL_TIME_PREFIX)) {
         const problem = thresholdKeyProblem(key);
         if (problem) throw new UsageError(`${name}: ${item}: ${problem}`);
-        thresholds[key] = parseStepTimeMs(`${name}: ${item}`, item.slice(eq + 1));
+        setOnce(thresholds, key, parseStepTimeMs(`${name}: ${item}`, item.slice(eq + 1)), `${name}: ${item}`, ' ms');
         continue;
       }
       const value = item.slice(eq + 1).trim().replace(/%$/, '');
@@ -318,10 +318,17 @@ export function parseThresholds(texts: string | readonly string[], name: string)
       }
       const problem = thresholdKeyProblem(key);
       if (problem) throw new UsageError(`${name}: ${item}: ${problem}`);
-      thresholds[key] = number;
+      setOnce(thresholds, key, number, `${name}: ${item}`, '');
     }
   }
   return thresholds;
+}
+
+/** A threshold given twice must agree: with two values, the later would silently decide. */
+function setOnce(thresholds: Record<string, number>, key: string, value: number, where: string, unit: string): void {
+  const set = thresholds[key];
+  if (set !== undefined && set !== value) throw new UsageError(`${where}: ${key} is already set to ${set}${unit}; give each threshold once`);
+  thresholds[key] = value;
 }
 
 /** The kernel a threshold key names (`kernel:X`, `kernel-time:kernel:X`), or undefined for another key. */

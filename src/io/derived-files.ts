@@ -11,10 +11,10 @@ import { renderChromeTrace } from '../report/chrome-trace.js';
 import { PROFILE_FILE, renderProfileJson, type TraceFileEntry } from '../report/profile-json.js';
 import { TOOL_VERSION } from '../version.js';
 import { ingestFile } from '../ingest/registry.js';
-import { writeOutput } from './input-paths.js';
+import { TRACES_DIR, writeOutput } from './input-paths.js';
 import { redact, type SecretSet } from './secrets.js';
 
-export const TRACES_DIR = 'traces';
+export { TRACES_DIR };
 
 export interface DerivedFiles {
   profile: string;

@@ -55,14 +55,25 @@ export async function gatherCaptures(paths: readonly string[], how: CaptureGathe
     if (missing.length && how.policy !== 'ignore') how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
     return { files: found.files, fromDirectories: found.fromDirectories, skipped: skippedOf(missing, found.leftOut) };
   }
-  const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
+  // Strict reading fails on a path not found even where the policy lets an empty capture go on (error says more below).
+  if (missing.length && how.strict && how.policy !== 'error') throw new UsageError(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')} (${how.strictOption ?? 'strict'} fails on any input it cannot read)`);
+  const where = [...missing.map((p) => `${p} (${missingWhy(p)})`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
   const line = `no capture files: ${where}`;
   // A path one letter from one that exists is a typo: name that one, not a policy that lets it pass.
-  const typos = present.length ? [] : (await Promise.all(missing.map(likelyMeant))).filter((p): p is string => p !== undefined);
+  const typos = present.length ? [] : (await Promise.all(missing.filter((path) => !/[*?[]/.test(path)).map(likelyMeant))).filter((p): p is string => p !== undefined);
   if (how.policy === 'error' && typos.length) throw new UsageError(`${line}; did you mean ${typos.join(', ')}?`);
   if (how.policy === 'error') throw new UsageError(`${line}; check the path and that the profiling step wrote its files (${how.option}: warn or ignore lets an empty capture pass)`);
   if (how.policy === 'warn') how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
   return { files: [], fromDirectories: new Set(), skipped: skippedOf(missing, found.leftOut) };
+}
+
+/** Why a path is missing: a glob is not expanded here (the action's captures input, a quoted pattern). */
+function missingWhy(path: string): string {
+  if (!/[*?[]/.test(path)) return 'missing';
+  const parts = path.split(/[\\/]/);
+  const first = parts.findIndex((part) => /[*?[]/.test(part));
+  const folder = parts.slice(0, first).join('/') || '.';
+  return `missing; a glob, and paths are not expanded here: name the folder that holds the files, ${folder}`;
 }
 
 /** The entry beside a missing path whose name is a typo away from it, as the path would be written. */

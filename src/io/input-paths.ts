@@ -1,11 +1,26 @@
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
 import { constants } from 'node:fs';
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { REPORT_FILE } from '../model/report.js';
+import { BASE_SIDE_DIR, REPORT_FILE, RUN_FILE } from '../model/report.js';
+import { PROFILE_FILE } from '../report/profile-json.js';
+import { CONTEXT_FILE } from '../github/report-artifacts.js';
 
 const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
+
+/** The folder of the clean traces profile-gate writes from the captures (io/derived-files.ts). */
+export const TRACES_DIR = 'traces';
+/**
+ * What profile-gate writes beside its report.json (run --out, the action's report folder): in a
+ * folder that holds our report, these are ours and no capture. Elsewhere the names are the user's.
+ */
+const OWN_FILES: ReadonlySet<string> = new Set([RUN_FILE, PROFILE_FILE, CONTEXT_FILE]);
+
+/** Where `profile-gate run` gathers the metric lines of a long workload console (next to its log). */
+export function consoleMetricsPath(logPath: string): string {
+  return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
+}
 
 /** Files named directly are taken as they are; directories give their capture files, recursively. */
 export async function expandInputs(inputs: readonly string[]): Promise<string[]> {
@@ -27,11 +42,14 @@ export const PATH_MAX_BYTES = 4096;
  * entry gone or unreadable): one such entry never costs the rest of the folder.
  */
 export async function expandInputSet(inputs: readonly string[]): Promise<{ files: string[]; fromDirectories: Set<string>; leftOut: LeftOutInput[] }> {
-  const files: string[] = [];
+  const found: string[] = [];
   const leftOut: LeftOutInput[] = [];
-  await expandPaths(inputs, false, files, leftOut);
-  const named = new Set(inputs);
-  return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))), leftOut };
+  await expandPaths(inputs, false, found, leftOut);
+  // A file named twice, or named beside its folder, is one capture: read twice, its samples would count twice.
+  const seen = new Set<string>();
+  const files = found.filter((file) => !seen.has(resolve(file)) && Boolean(seen.add(resolve(file))));
+  const named = new Set(inputs.map((input) => resolve(input)));
+  return { files, fromDirectories: new Set(files.filter((file) => !named.has(resolve(file)))), leftOut };
 }
 
 /** A file name's bytes as text: printable ASCII as is, every other byte as \xNN. */
@@ -68,6 +86,10 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
       throw new InputError(input, `cannot read the folder (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a folder of capture files that this user may list`);
     }
     const nested: string[] = [];
+    const ownFolder = listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === REPORT_FILE);
+    // A run's output folder: an A/B job's base build is under base/, the other side of the comparison.
+    const runFolder = ownFolder && listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === RUN_FILE);
+    const names = new Set(listed.map((entry) => entry.name.toString('utf8')));
     for (const entry of listed) {
       const name = entry.name.toString('utf8');
       if (!Buffer.from(name, 'utf8').equals(entry.name)) {
@@ -76,10 +98,25 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
       }
       // Notes, scripts, hidden files, and a report of ours (a run's output folder holds one) are no capture.
       if (SKIPPED_IN_DIRECTORIES.test(name) || name === REPORT_FILE) continue;
+      if (ownFolder && (OWN_FILES.has(name) || (name === TRACES_DIR && entry.isDirectory()))) continue;
+      if (runFolder && name === BASE_SIDE_DIR && entry.isDirectory()) continue;
+      // A console whose metric lines run gathered beside it: that file is what the analysis reads.
+      if (name.endsWith('.log') && names.has(consoleMetricsPath(name))) continue;
       if (entry.isDirectory() || entry.isFile()) nested.push(join(input, name));
     }
     nested.sort((a, b) => a.localeCompare(b));
     await expandPaths(nested, true, files, leftOut);
+  }
+}
+
+/** Make the output folder `directory`, or say in one line why it cannot be one (a file there). */
+export async function makeOutputFolder(directory: string, what: string): Promise<void> {
+  try {
+    await mkdir(directory, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? ': a file, not a folder' : '';
+    throw new InputError(directory, `cannot write ${what} there (${code}${why}); expected a folder, or a path where one can be made`);
   }
 }
 

@@ -92,7 +92,7 @@ export async function loadReport(path: string): Promise<Report> {
 }
 
 /** The capture format of a file that is not a report, when it is one. */
-async function captureFormatOf(path: string): Promise<string | undefined> {
+export async function captureFormatOf(path: string): Promise<string | undefined> {
   try {
     return detectFormat(await openInput(path)).id;
   } catch {

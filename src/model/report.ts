@@ -10,6 +10,10 @@ import { GpuSharingSchema } from './gpu-sharing.js';
 export const REPORT_SCHEMA_VERSION = 6;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 export const REPORT_FILE = 'report.json';
+/** The record of a `profile-gate run`, written beside its report.json in the output folder. */
+export const RUN_FILE = 'run.json';
+/** Where an A/B `profile-gate run` keeps the base build's logs, captures and report, inside its output folder. */
+export const BASE_SIDE_DIR = 'base';
 
 export const SeveritySchema = z.enum(['info', 'warning', 'error']);
 export type Severity = z.infer<typeof SeveritySchema>;

@@ -76,7 +76,8 @@ export function readFlags(values: Readonly<Record<string, unknown>>, command: Co
     if (!takes(row, command)) return row.default;
     const given = flagText(values[row.flag!.name]);
     if (row.env && !given) return envText(row, env) ?? row.default;
-    return given ?? row.default;
+    // Empty, as an empty input: the default (`--fail-on "$UNSET"` must not mean "fail on nothing").
+    return given?.trim() ? given : row.default;
   };
   const { values: read, problems } = readOptions(textOf, 'cli');
   if (problems.length) throw new UsageError(problems[0]!);

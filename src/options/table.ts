@@ -16,6 +16,7 @@ import { parseRuleOptions } from '../diagnose/rule-options.js';
 import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
 import { DEFAULT_NO_CAPTURE_POLICY, NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
 import { FORMAT_IDS } from '../model/capture.js';
+import { METRIC_NAMES } from '../model/metrics.js';
 import { COMMENT_POLICIES } from '../report/markdown/comment.js';
 import { HISTORY_KERNELS } from '../compare/history-summary.js';
 import { DEFAULT_DASHBOARD_OPTIONS } from '../report/dashboard/build-data.js';
@@ -227,7 +228,7 @@ export const OPTIONS = [
   flagOnly({ key: 'runAt', default: '', emptyMeans: 'now', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made, in ISO 8601' } }),
   // profile-gate report: the merge of mode report, on files.
   flagOnly({ key: 'commentKey', default: 'report', parse: text, group: 'merge', flag: { name: 'key', commands: ['report'], value: 'KEY', help: "the comment's marker key: a later comment with the same key replaces it" } }),
-  flagOnly({ key: 'runUrl', default: '', parse: optional(text), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
+  flagOnly({ key: 'runUrl', default: '', parse: matching(/^(https?:\/\/\S+)?$/, 'an http(s) URL of the workflow run, e.g. https://github.com/OWNER/REPO/actions/runs/ID', true), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
   flagOnly({
     key: 'acceptedBy',
     default: '',
@@ -237,7 +238,7 @@ export const OPTIONS = [
   }),
   // profile-gate dashboard: the page, and the artifacts it may download.
   flagOnly({ key: 'dashboardTitle', default: DEFAULT_DASHBOARD_OPTIONS.title, parse: text, group: 'dashboard', flag: { name: 'title', commands: ['dashboard'], value: 'TEXT', help: 'the page title' } }),
-  flagOnly({ key: 'dashboardMetric', default: DEFAULT_DASHBOARD_OPTIONS.metric, parse: text, group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: 'the throughput metric charted and scanned for shifts' } }),
+  flagOnly({ key: 'dashboardMetric', default: DEFAULT_DASHBOARD_OPTIONS.metric, parse: oneOf(METRIC_NAMES), group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: 'the throughput metric charted and scanned for shifts' } }),
   flagOnly({
     key: 'dashboardTop',
     default: String(DEFAULT_DASHBOARD_OPTIONS.topN),
@@ -265,7 +266,7 @@ export const OPTIONS = [
     key: 'mode',
     input: 'mode',
     default: 'analyze',
-    doc: 'run: run the workload on this GPU runner (warm-up, measured runs with utilization sampling, one profiled run, a deep dive when one kernel dominates), then analyze and publish.',
+    doc: 'run: run the workload on this GPU runner (warm-up, measured runs with utilization sampling, one profiled run, a deep dive when one kernel dominates), then analyze and publish. analyze: turn capture files into one report and publish it. report: merge the report artifacts of a run (matrix legs, or the run that triggered a workflow_run) into one summary and one comment.',
     parse: oneOf(MODES),
     group: 'action',
   }),
@@ -316,7 +317,7 @@ export const OPTIONS = [
     key: 'comment',
     input: 'comment',
     default: 'auto',
-    doc: 'auto: comment on pull request events (including a workflow_run triggered by one).',
+    doc: 'auto: comment on pull request events (including a workflow_run triggered by one). always: comment whenever a pull request is known. on-regression: create a comment only when something needs attention (not a pass, new findings, comparison alerts); an existing one is still refreshed. off: never.',
     parse: oneOf(COMMENT_POLICIES),
     group: 'publish',
   }),
@@ -469,7 +470,7 @@ export const OPTIONS = [
     key: 'baseline',
     input: 'baseline',
     default: '',
-    doc: 'What the run is compared against.',
+    doc: "What the run is compared against. Empty or none: no baseline (the findings alone decide). artifact: the newest unexpired report artifact with this job's artifact name made on the default branch by this repository, from any workflow, found through the branch's newest 100 completed runs (needs actions: read; an unreadable one is skipped for the next). ab: the base build run in this job (mode run with base-workdir or base-run; also implied by them). Anything else: the path of a report.json.",
     parse: trimmed,
     group: 'baseline',
   }),
@@ -549,7 +550,7 @@ export const OPTIONS = [
     key: 'strict',
     input: 'strict',
     default: 'false',
-    doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found while others are; in mode run, also when a planned kernel capture was not made (the profiled run wrote nothing).',
+    doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found (where if-no-captures would let no file go on, too); in mode run, also when a planned kernel capture was not made (the profiled run wrote nothing).',
     parse: booleanText,
     group: 'analyze',
     flag: { name: 'strict', commands: ['analyze', 'run'], switch: true, help: 'fail on any input it cannot read: an unreadable file inside a directory, a path not found; in run, a planned capture the profiled run did not make (otherwise skipped, named in the verdict\'s first line)' },

@@ -138,7 +138,11 @@ export function perStepHeadline(report: Report, parts: HeadlineParts): string | 
   }
   const change = measured.deltaNs > 0 ? 'slowdown' : 'speedup';
   // Kernels that moved against the measured change explain none of it: said so, never as a negative share.
-  if (perStep.explainedShare < 0) return `${lead}; all kernels ${stepTimeText(all, true)}/step, the other way from the ${stepTimeText(measured.deltaNs, true)}/step ${change}: kernel time does not explain it.`;
+  // Kernels that moved against the measured change: the time is not in them, and that leads; the kernel follows.
+  if (perStep.explainedShare < 0) {
+    const where = measured.deltaNs > 0 ? 'the time went to host or idle time (the GPU waiting)' : 'the time saved was host or idle time (the GPU waiting)';
+    return `${stepTimeText(measured.deltaNs, true)}/step ${change}, not in kernels: all kernels ${stepTimeText(all, true)}/step, the other way, so ${where}; most moved: ${lead}.`;
+  }
   const head = `${lead}; all kernels ${stepTimeText(all, true)}/step, which explains ${percentText(perStep.explainedShare)} of the ${stepTimeText(measured.deltaNs, true)}/step ${change}`;
   if (measured.deltaNs > 0 && perStep.explainedShare < MOSTLY_EXPLAINED) {
     return `${head}: the other ${stepTimeText(measured.deltaNs - all, true)}/step is host or idle time (the GPU waiting), not kernels.`;

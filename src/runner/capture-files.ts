@@ -9,6 +9,7 @@ import { copyFile, mkdir, open, readdir, stat, writeFile } from 'node:fs/promise
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { consoleMetricsPath } from '../io/input-paths.js';
 import { CONSOLE_IMPORTERS, IMPORTERS, importerFor, lineImporter } from '../ingest/registry.js';
 import { openInput, SNIFF_BYTES } from '../ingest/common/input-file.js';
 import { FORMAT_IDS, type FormatId } from '../model/capture.js';
@@ -128,10 +129,7 @@ export async function checkOutput(path: string, kind: OutputKind, options: { sni
 
 const NO_METRIC_LINES = 'holds no {"metric": …, "value": …} line (print one per result, e.g. {"metric": "decode_tok_s", "value": 123.4}, to compare throughput)';
 
-/** Where the metric lines of a long workload console are gathered (next to its log). */
-export function consoleMetricsPath(logPath: string): string {
-  return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
-}
+export { consoleMetricsPath };
 
 /** Copy the metric lines of `from` into `to`, streamed line by line (bounded lines); returns how many. */
 export async function extractMetricLines(from: string, to: string): Promise<{ found: number; prose?: string }> {

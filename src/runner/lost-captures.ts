@@ -61,6 +61,20 @@ function madeCapture(run: RunResult, ids: ReadonlySet<string>, side: Side): bool
 }
 
 /**
+ * Without a profiled run (the workload's own profiler, no profile-run), the measured runs collect the
+ * kernel capture: when runs finished and none wrote a file matching `captures`, it was not made.
+ */
+function measuredCaptureMissed(plan: Plan, run: RunResult, side: Side): SkippedInput | undefined {
+  const collecting = plan.steps.filter((step) => step.role === 'measured' && step.side === side && step.collect?.analysis);
+  if (plan.profiler !== 'torch' || collecting.length === 0) return undefined;
+  const ids = new Set(collecting.map((step) => step.id));
+  if (run.files.some((file) => file.kind === 'workload-capture' && ids.has(file.step) && file.side === side)) return undefined;
+  if (!run.steps.some((record) => ids.has(record.id) && record.status === 'ok')) return undefined;
+  const globs = collecting[0]!.collect!.globs.join(', ');
+  return { path: globs, reason: `planned capture not made${side === 'base' ? ' (base build)' : ''}, so no kernel comparison, per-step time or kernel findings: no measured run wrote a file matching captures ${globs}` };
+}
+
+/**
  * The sides whose planned kernel capture did not reach the analysis, each as a skipped input: the
  * planned file and why (each capture step of the side that failed, in its own words).
  * A fallback that made the capture is no loss.
@@ -70,7 +84,11 @@ export function lostCaptures(plan: Plan, run: RunResult, extraSteps: readonly Pl
   for (const side of [undefined, 'base'] as const) {
     const planned = captureSteps(plan.steps, side);
     const profile = planned.find((step) => step.role === 'profile');
-    if (!profile) continue;
+    if (!profile) {
+      const missed = measuredCaptureMissed(plan, run, side);
+      if (missed) lost.push(missed);
+      continue;
+    }
     const all = [...planned, ...captureSteps(extraSteps, side)];
     const ids = new Set(all.map((step) => step.id));
     if (madeCapture(run, ids, side)) continue;

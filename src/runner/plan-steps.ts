@@ -4,6 +4,7 @@
  * and what the analysis reads to captures/.
  */
 import { join } from 'node:path';
+import { BASE_SIDE_DIR } from '../model/report.js';
 import type { DetectedEnvironment } from './detect.js';
 import type { RunOptions } from './run-options.js';
 import type { PlanContext, PlanNotice, PlannedOutput, PlannedStep, ResolvedProfiler, ServePlan } from './plan-types.js';
@@ -56,7 +57,7 @@ export interface SideContext {
 }
 
 export function createStepBuilder(options: RunOptions, detected: DetectedEnvironment, context: PlanContext, profiler: ResolvedProfiler, sampling: boolean, base?: SideContext): StepBuilder {
-  const out = (...parts: string[]) => (base ? join(context.outDir, 'base', ...parts) : join(context.outDir, ...parts));
+  const out = (...parts: string[]) => (base ? join(context.outDir, BASE_SIDE_DIR, ...parts) : join(context.outDir, ...parts));
   const log = (id: string) => out('logs', `${id}.log`);
   const python = options.engine === 'max' ? detected.tools.python : 'python3';
   const step = (input: StepInput): PlannedStep => {

@@ -128,4 +128,6 @@ export interface PlanContext {
   portInUse?: (port: number) => boolean;
   /** The path is a folder (checked for base-workdir). */
   isDirectory?: (path: string) => boolean;
+  /** The path exists and is not a folder (checked for the output folder). */
+  isFile?: (path: string) => boolean;
 }

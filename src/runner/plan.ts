@@ -24,6 +24,8 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
   if (options.engine === 'max' && !detected.tools.max) problems.push(`engine max: the max command is not on PATH. Install MAX: ${INSTALL.max}`);
   if (options.engine === 'max' && (hasFlag(options.maxArgs, '--model') || hasFlag(options.maxArgs, '--model-path'))) problems.push('max-args: give the model with the model option, not --model/--model-path in max-args');
 
+  if (context.isFile?.(context.outDir)) problems.push(`out: ${context.outDir} is a file, not a folder; name a folder for the run's logs, captures and report`);
+
   const profiler = resolveProfiler(options, detected, notices);
   const sampling = Boolean(detected.vendor) && context.gpuSnapshotAvailable;
   // A GPU job on a box where no GPU is found (a broken driver, a runner without device access) would

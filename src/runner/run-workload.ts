@@ -13,7 +13,7 @@ import type { Notice } from '../model/capture.js';
 import type { FormatId } from '../model/capture.js';
 import { capabilitiesOf } from '../ingest/registry.js';
 import type { OutputKind } from './plan-types.js';
-import type { Report, SkippedInput, Verdict } from '../model/report.js';
+import { BASE_SIDE_DIR, RUN_FILE, type Report, type SkippedInput, type Verdict } from '../model/report.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { askedText, chooseDeepDive, deepDiveMismatch, withNcuLogFile } from './deep-dive.js';
 import type { DeepDiveRequest } from '../diagnose/deep-dive-request.js';
@@ -83,6 +83,13 @@ export async function prepareRun(options: RunOptions, prepare: PrepareOptions): 
     isDirectory: (path) => {
       try {
         return statSync(path).isDirectory();
+      } catch {
+        return false;
+      }
+    },
+    isFile: (path) => {
+      try {
+        return !statSync(path).isDirectory();
       } catch {
         return false;
       }
@@ -218,12 +225,12 @@ async function writeRunJson(plan: Plan, result: JobResult, secrets: SecretSet): 
     seconds: run.seconds,
   };
   // Command lines quote what the workflow wrote, a `--token VALUE` included.
-  await writeOutput(join(plan.outDir, 'run.json'), `${JSON.stringify(redactValue(data, secrets).value, null, 2)}\n`);
+  await writeOutput(join(plan.outDir, RUN_FILE), `${JSON.stringify(redactValue(data, secrets).value, null, 2)}\n`);
 }
 
 /** Remove what an earlier run into the same folder left at the paths this plan writes (only those). */
 async function clearPlannedFiles(plan: Plan): Promise<void> {
-  const paths = new Set<string>([join(plan.outDir, 'run.json'), plan.deepDive.csvFile, plan.deepDive.logFile]);
+  const paths = new Set<string>([join(plan.outDir, RUN_FILE), plan.deepDive.csvFile, plan.deepDive.logFile]);
   for (const step of plan.steps) {
     paths.add(step.logFile);
     if (step.stdoutFile) paths.add(step.stdoutFile);
@@ -244,7 +251,7 @@ async function clearPlannedFiles(plan: Plan): Promise<void> {
  * artifact holding the run is never read as two reports (matrix merge, baseline download, dashboard).
  */
 export function baseReportPath(plan: Plan): string {
-  return join(plan.outDir, 'base', 'baseline-report.json');
+  return join(plan.outDir, BASE_SIDE_DIR, 'baseline-report.json');
 }
 
 /**

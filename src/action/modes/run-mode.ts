@@ -12,6 +12,7 @@ import { oneLine, publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 import type { Capture } from '../../model/capture.js';
+import { RUN_FILE } from '../../model/report.js';
 import { loadFamilies } from '../../io/families-file.js';
 import { UsageError } from '../../errors.js';
 import { INPUTS } from '../inputs.js';
@@ -86,7 +87,7 @@ export async function runMode(ctx: ModeContext): Promise<void> {
   } finally {
     restoreSignals();
   }
-  const logs = [join(plan.outDir, 'run.json'), ...(result.baseReport ? [baseReportPath(plan)] : []), ...result.run.files.map((file) => file.path)];
+  const logs = [join(plan.outDir, RUN_FILE), ...(result.baseReport ? [baseReportPath(plan)] : []), ...result.run.files.map((file) => file.path)];
   if (result.run.outcome !== 'ok' || !result.report) {
     ctx.host.setFailed(`profile-gate run ${result.run.outcome}: ${oneLine(result.run.message ?? 'no report was produced')} (logs in ${plan.outDir})`);
     return;

@@ -98,6 +98,7 @@ export default defineImporter({
     let toolVersion: string | undefined;
     let lastMetricLabel: string | undefined;
     let lastContentLine = '';
+    let cpuTitleLine: number | undefined;
 
     for (let i = 0; i < lines.length; ) {
       const line = lines[i]!;
@@ -113,6 +114,7 @@ export default defineImporter({
         continue;
       }
       if (CPU_TITLE.test(line)) {
+        cpuTitleLine ??= i + 1;
         const table = readCpuTable(file.path, lines, i);
         cpuFunctions.push(...table.functions);
         parts.add('cpu-table');
@@ -155,6 +157,15 @@ export default defineImporter({
       const message = `the metrics report is cut off (${where}): ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing; the ${metrics.length} metrics printed in full are read`;
       ctx.count('metrics-cut-off', 'data-loss', message);
       notices.push({ code: 'max-metrics-cut-off', severity: 'warning', message });
+    }
+    // --profile prints the GPU kernel table after the Python/CPU one, or a note on why there is none.
+    const saidWhy = notices.some((notice) => notice.severity !== 'info');
+    if (cpuTitleLine !== undefined && !parts.has('gpu-kernel-table') && !saidWhy) {
+      ctx.count(
+        'kernel-table-missing',
+        'data-loss',
+        `the Python/CPU table of a --profile run is here (line ${cpuTitleLine}), but neither the GPU kernel table that follows it nor a note on why there is none: the log is cut short`,
+      );
     }
     if (parts.size === 0 && notices.length === 0) {
       throw new InputError(file.path, 'expected MAX generate output: a metrics report or a "=== Top N GPU kernels" table', '1');

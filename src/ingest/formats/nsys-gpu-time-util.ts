@@ -155,6 +155,7 @@ export default defineImporter({
     const capture: CaptureInput = {
       source: { path: file.path, format: 'nsys-gpu-time-util', parts: parts.length ? parts : [RULE], tool: 'nsys', ...(output.toolVersion ? { toolVersion: output.toolVersion } : {}) },
       notices,
+      environment: { vendor: 'nvidia' },
       ...(gpuTimeUtilPercent !== undefined ? { gpuTimeUtilPercent } : {}),
     };
     return capture;

@@ -6,7 +6,8 @@
  * cuda_api_sum / cudaapisum → apiCalls; cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum → memops.
  * Other reports (osrt_sum, nvtx_sum, …) are listed in source.parts only. `SKIPPED:` lines become
  * notices. Times are converted from the header's unit (`--timeunit`) to ns; the Time (%) column is
- * never read (shares are recomputed downstream from totals).
+ * never read as a share (shares are recomputed downstream from totals), only added up to tell a
+ * kernel table cut short at a row boundary (its rows fall short of 100 %, with a notice).
  * The output is read line by line from the file's stream: only the aggregated rows are held (and a
  * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
  * A file holding two tables of one kind holds two runs (outputs appended, e.g. `nsys profile
@@ -184,6 +185,17 @@ export default defineImporter({
         message: `${elided.report ? `${elided.report}: ` : ''}the table is cut short at line ${elided.line} ("${elided.message}"): rows after it are not in the file, so totals and shares cover the listed rows only`,
       });
     }
+    // A table cut at a row boundary reads as whole; its own Time (%) column says what is missing.
+    for (const run of runs) {
+      for (const table of run.collected.shortTables ?? []) {
+        if (output.elided.some((e) => e.line > table.headerLine && e.line <= table.lastLine + 1)) continue;
+        notices.get(run)!.push({
+          code: 'nsys-table-excerpt',
+          severity: 'warning',
+          message: `${table.part}: the ${table.rows} rows of the table at line ${table.headerLine} add up to ${table.percent} % in its Time (%) column, not 100 %: rows after line ${table.lastLine} are missing (the file is cut short), so totals and shares cover the listed rows only`,
+        });
+      }
+    }
     for (const line of output.notices) {
       if (/Existing SQLite export found/i.test(line.message)) {
         notice(line.line, {
@@ -218,6 +230,8 @@ export default defineImporter({
       kernels: run.collected.kernels ?? run.collected.gpuKernels ?? [],
       memops: buildMemops(run.collected),
       apiCalls: run.collected.apiCalls ?? [],
+      // Nsight Systems traces CUDA: the GPU is NVIDIA's, which a baseline of another vendor must see.
+      environment: { vendor: 'nvidia' },
       notices: notices.get(run)!,
     }));
   },

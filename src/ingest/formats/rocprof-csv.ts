@@ -87,6 +87,8 @@ interface StatsResult {
   apiCalls: ApiStat[];
   memops: MemopStat[];
   part: string;
+  /** The rows' Percentage column added up, when every row has one, and the last row's line. */
+  listed?: { percent: number; rows: number; lastLine: number };
 }
 
 /**
@@ -99,6 +101,8 @@ class StatsReader {
   private header: readonly string[] | undefined;
   private columns: Columns | undefined;
   private readonly rows: StatsRow[] = [];
+  /** The Percentage column added up (each row's share of the whole file's time); undefined once a row has none. */
+  private listed: { percent: number; rows: number; lastLine: number } | undefined = { percent: 0, rows: 0, lastLine: 0 };
   /** The first problem of each kind above but malformed CSV (which is raised at once). */
   private readonly failed: ({ error: unknown } | undefined)[] = [undefined, undefined, undefined, undefined];
 
@@ -136,6 +140,9 @@ class StatsReader {
     if (!row) return;
     const { calls, minNs, maxNs } = row;
     this.rows.push(row);
+    const percent = columns.has('Percentage') ? parseNumber(columns.text(record, 'Percentage')) : undefined;
+    if (percent === undefined || percent < 0) this.listed = undefined;
+    else if (this.listed) this.listed = { percent: this.listed.percent + percent, rows: this.listed.rows + 1, lastLine: record.line };
     this.attempt(3, () => {
       if (!Number.isInteger(calls)) throw new InputError(this.path, `expected a whole number of calls, got ${calls}`, String(record.line));
       if (minNs !== undefined && maxNs !== undefined && minNs > maxNs) {
@@ -148,7 +155,8 @@ class StatsReader {
     this.records.end();
     const first = this.failed.find(Boolean);
     if (first) throw first.error;
-    return statsFrom(this.rows, this.columns!);
+    const result = statsFrom(this.rows, this.columns!);
+    return this.listed?.rows ? { ...result, listed: this.listed } : result;
   }
 
   /** Runs `step`; its error is kept (the first of each rank) and raised at the end. */
@@ -233,6 +241,16 @@ export default defineImporter({
       reader = stats;
       finish = () => {
         const read = stats.finish();
+        // A stats file cut at a row boundary reads as whole; its Percentage column says what is missing
+        // (printed to 1e-4 or finer: half a point of slack, and a twentieth per row for coarser writers).
+        const listed = read.listed;
+        if (read.kernels.length && listed && listed.percent < 100 - (0.05 * listed.rows + 0.5)) {
+          ctx.count(
+            'rows-missing',
+            'data-loss',
+            `the ${listed.rows} rows add up to ${Math.round(listed.percent * 10) / 10} % in the Percentage column, not 100 %: rows after line ${listed.lastLine} are missing (the file is cut short), so totals and shares cover the listed rows only`,
+          );
+        }
         return {
           source: { path: file.path, format: 'rocprof-csv', tool, parts: [read.part] },
           kernels: read.kernels,

@@ -9,7 +9,8 @@
  *   `batch` (sequences per step, so tokens per decode step), when every run gives the same whole number,
  *   is the environment's batch (time per step is read from tok/s with it).
  * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
- * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
+ * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read;
+ * a record the file stops inside (its last line, no newline, not whole JSON) is counted as data loss.
  * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction). A record
  * whose value is not a finite number up to 2^53 − 1 (`null` for a failed measurement, `"n/a"`, 1e300) is
  * dropped alone and counted as data loss (UNREADABLE_METRIC_STAT): the analysis says so in the verdict's
@@ -63,7 +64,10 @@ export default defineImporter({
     return false;
   },
   async read(file, ctx) {
-    const lines = (await file.text()).split(/\r?\n/);
+    const text = await file.text();
+    const lines = text.split(/\r?\n/);
+    // The file stops inside its last line (no newline after it): a record there was cut off, not printed whole.
+    const cutLine = /\n\s*$/.test(text) || lines.at(-1)!.trim() === '' ? -1 : lines.length - 1;
     const metrics: MetricSample[] = [];
     const timedWindows: TimedWindow[] = [];
     const batches = new Set<number>();
@@ -76,6 +80,10 @@ export default defineImporter({
     lines.forEach((line, index) => {
       if (line.trim() === '') return;
       const record = asMetricRecord(line);
+      if (!record && index === cutLine && /^\s*\{/.test(line)) {
+        ctx.count('truncated-last-line', 'data-loss', `line ${index + 1} is cut off (the writer stopped mid-line): a metric record is missing`);
+        return;
+      }
       if (!record) {
         ctx.count('non-metric-line', 'info', 'workload output that is not a metric record');
         return;

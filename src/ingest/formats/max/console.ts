@@ -109,6 +109,15 @@ export function readGpuKernelTable(path: string, lines: readonly string[], title
   }
   if (remainderNs > slackNs) {
     kernels.push({ name: UNLISTED_KERNELS, totalNs: Math.round(remainderNs), instances: 0 });
+    // A top-N table lists N rows whenever more kernels ran: fewer rows and time left over mean it was cut.
+    if (rows.length < Number(title[1])) {
+      ctx.count(
+        'kernel-rows-missing',
+        'data-loss',
+        `the GPU table (line ${titleIndex + 1}) is titled the top ${title[1]} kernels but holds ${rows.length} rows: it is cut short, and ${Math.round(remainderNs)} ns of its total are kept as "${UNLISTED_KERNELS}"`,
+      );
+      return { kernels, next };
+    }
     ctx.count(
       'unlisted-kernels',
       'info',

@@ -127,6 +127,55 @@ function memopKind(name: string): string {
   return 'memcpy-other';
 }
 
+/** A kernel table whose rows' Time (%) add up to less than the whole: rows are missing from the file. */
+export interface ShortTable {
+  part: string;
+  headerLine: number;
+  lastLine: number;
+  rows: number;
+  percent: number;
+}
+
+/**
+ * nsys prints each row's Time (%) to one decimal, so a whole table adds up to 100 within half a
+ * tenth per row; a margin of half a point more keeps a complete table from ever being called short.
+ */
+function isShort(percent: number, rows: number): boolean {
+  return percent < 100 - (0.05 * rows + 0.5);
+}
+
+/** Adds up a table's Time (%) column as its rows come; undefined when the table has none or a cell is no number. */
+class PercentTally {
+  private sum = 0;
+  private rows = 0;
+  private lastLine = 0;
+  private readable: boolean;
+
+  constructor(
+    private readonly c: Columns,
+    private readonly table: NsysTableHead,
+    private readonly part: string,
+  ) {
+    this.readable = c.percent !== undefined;
+  }
+
+  add(row: NsysRow): void {
+    if (!this.readable) return;
+    const value = parseNumber(row.cells[this.c.percent!]!, true);
+    if (value === undefined || value < 0) this.readable = false;
+    else {
+      this.sum += value;
+      this.rows++;
+      this.lastLine = row.line;
+    }
+  }
+
+  short(): ShortTable | undefined {
+    if (!this.readable || this.rows === 0 || !isShort(this.sum, this.rows)) return undefined;
+    return { part: this.part, headerLine: this.table.headerLine, lastLine: this.lastLine, rows: this.rows, percent: Math.round(this.sum * 10) / 10 };
+  }
+}
+
 export interface Collected {
   /** Set when the table starts (so a second one is noticed), filled when it ends. */
   kernels?: KernelStat[];
@@ -135,6 +184,8 @@ export interface Collected {
   memTime?: Map<string, { totalNs: number; count: number }>;
   memSize?: Map<string, { bytes: number; count: number }>;
   gpuMem?: Map<string, { totalNs: number; count: number }>;
+  /** Kernel tables whose Time (%) column says rows are missing. */
+  shortTables?: ShortTable[];
 }
 
 /**
@@ -151,18 +202,29 @@ export function collectTable(path: string, table: NsysTableHead, kind: Kind, c: 
   if (kind === 'kernels') {
     if (into.kernels) return undefined;
     const kernels = new KernelRows(reader, c);
+    const tally = new PercentTally(c, table, CANONICAL.kernels);
     into.kernels = [];
-    return { row: (row) => kernels.add(row), end: () => void (into.kernels = kernels.kernels()) };
+    return {
+      row: (row) => (kernels.add(row), tally.add(row)),
+      end() {
+        into.kernels = kernels.kernels();
+        const short = tally.short();
+        if (short) (into.shortTables ??= []).push(short);
+      },
+    };
   }
   if (kind === 'gpu') {
     if (into.gpuKernels) return undefined;
     const kernels = new KernelRows(reader, c);
     const gpuMem = (into.gpuMem = new Map());
+    // Time (%) here is of kernels and memory operations together: every row counts.
+    const tally = new PercentTally(c, table, CANONICAL.gpu);
     into.gpuKernels = [];
     // A bad memory-operation row is named before a bad kernel row, wherever they sit.
     let kernelError: { error: unknown } | undefined;
     return {
       row(row) {
+        tally.add(row);
         const category = row.cells[c.category!]!.trim();
         if (category === 'CUDA_KERNEL') {
           if (kernelError) return;
@@ -177,6 +239,8 @@ export function collectTable(path: string, table: NsysTableHead, kind: Kind, c: 
       end() {
         if (kernelError) throw kernelError.error;
         into.gpuKernels = kernels.kernels();
+        const short = tally.short();
+        if (short) (into.shortTables ??= []).push(short);
       },
     };
   }

@@ -29,6 +29,8 @@ export interface Columns {
   grid?: number;
   block?: number;
   style?: number;
+  /** `Time (%)`: each row's share of the table's total time (only checked, never read as a share). */
+  percent?: number;
 }
 
 export function findColumns(header: readonly string[]): Columns {
@@ -37,7 +39,8 @@ export function findColumns(header: readonly string[]): Columns {
   header.forEach((label, index) => {
     const { base, unit } = splitLabel(label);
     const timeScale = unit === undefined ? undefined : nsPerUnit(unit);
-    if ((base === 'Total Time' || base === 'Sum') && (unit === undefined || timeScale !== undefined)) {
+    if (base === 'Time' && unit === '%') columns.percent = index;
+    else if ((base === 'Total Time' || base === 'Sum') && (unit === undefined || timeScale !== undefined)) {
       totalUnit = timeScale ?? 1;
       columns.total = { index, scale: totalUnit };
     } else if (base === 'Total' && unit !== undefined && ownValue(BYTES_PER_UNIT, unit) !== undefined) {
