@@ -5,7 +5,8 @@
  * Expected readings come from the raw files (Σ dur of the traces, the workload's run lines).
  */
 import { perStepNotes } from '../../src/report/per-step-text.js';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -254,6 +255,85 @@ describe('without steps: shares are the fallback', () => {
     expect(faster.comparison!.rows.find((r) => r.metric === 'family:norm')).toMatchObject({ kind: 'family-share', status: 'info', reading: { kind: 'share', context: 'throughput-improved' } });
     expect(faster.verdict).toBe('pass');
   });
+
+  // Nothing but the kernels on either side: no steps, no throughput (an nsys kern_sum pair).
+  const kernelsOnly = (kernelUs: readonly number[]): GateInput => ({ ...noSteps(kernelUs, 1), metrics: [] });
+
+  it('a kernel removed grows every other share, and none of them warns or fails: their own time did not change', () => {
+    // k0 (1,600 of 2,400 µs) removed: k1 400 µs goes from 16.7 % to 50 % of GPU time (+33.3 pp).
+    const base = kernelsOnly([1600, 400, 200, 150, 50]);
+    const report = compare(kernelsOnly([0, 400, 200, 150, 50]), base);
+    const norm = report.comparison!.rows.find((r) => r.metric === 'family:norm')!;
+    expect(norm.delta).toBeCloseTo(100 * (400 / 800 - 400 / 2400), 6);
+    expect(norm).toMatchObject({ status: 'info', reading: { kind: 'share', context: 'rest-shrank', ownDelta: 0 } });
+    const k1 = report.comparison!.rows.find((r) => r.metric === 'kernel:k1')!;
+    expect(k1).toMatchObject({ status: 'info', reading: { kind: 'share', context: 'rest-shrank', ownDelta: 0 } });
+    expect(report.comparison!.rows.filter((r) => r.status === 'fail' || r.status === 'warn')).toEqual([]);
+    expect(report.verdict).not.toBe('fail');
+  });
+
+  it('a kernel that got slower itself still fails on its share, by the growth its own time made', () => {
+    // k1 400 → 1,600 µs, the rest unchanged: 1,600 of 3,600 µs = 44.4 %, +27.8 pp, all of it its own.
+    const report = compare(kernelsOnly([1600, 1600, 200, 150, 50]), kernelsOnly([1600, 400, 200, 150, 50]));
+    const k1 = report.comparison!.rows.find((r) => r.metric === 'kernel:k1')!;
+    expect(k1.status).toBe('fail');
+    const reading = k1.reading as { ownDelta: number };
+    expect(reading.ownDelta).toBeCloseTo(100 * (1600 / 3600 - 400 / 2400), 6);
+    expect(report.verdict).toBe('fail');
+  });
+
+  it('as a property: with nothing but kernels, a kernel made faster never warns or fails; one made 3x slower at 20 % of the time or more always fails', () => {
+    const kernelsArb = fc.array(fc.integer({ min: 50, max: 1000 }), { minLength: 5, maxLength: 5 });
+    fc.assert(
+      fc.property(kernelsArb, fc.integer({ min: 0, max: 4 }), fc.double({ min: 0, max: 1, noNaN: true }), (kernels, which, cut) => {
+        const faster = compare(kernelsOnly(kernels.map((us, i) => (i === which ? us * (1 - cut) : us))), kernelsOnly(kernels));
+        const gated = faster.comparison!.rows.filter((r) => (r.kind === 'kernel-share' || r.kind === 'family-share') && (r.status === 'warn' || r.status === 'fail'));
+        expect(gated).toEqual([]);
+      }),
+      { numRuns: 200, seed: 1206 },
+    );
+    fc.assert(
+      fc.property(kernelsArb, fc.integer({ min: 0, max: 4 }), (kernels, which) => {
+        const total = kernels.reduce((a, b) => a + b, 0);
+        fc.pre(kernels[which]! / total >= 0.2);
+        // 3x: share s → 3s / (1 + 2s), a growth of 2s(1 − s)/(1 + 2s) ≥ 20 pp for 0.2 ≤ s ≤ 0.6.
+        const s = kernels[which]! / total;
+        fc.pre(s <= 0.6);
+        const slower = compare(kernelsOnly(kernels.map((us, i) => (i === which ? us * 3 : us))), kernelsOnly(kernels));
+        expect(slower.comparison!.rows.find((r) => r.metric === `kernel:k${which}`)!.status).toBe('fail');
+      }),
+      { numRuns: 200, seed: 1207 },
+    );
+  });
+});
+
+describe('a real kernel summary with its largest kernel gone', () => {
+  // vLLM + Qwen2.5-7B, nsys cuda_gpu_kern_sum (__tests__/fixtures/nsys/PROVENANCE.md): the current side
+  // is the same summary without its first row (a GEMM at 32.0 % of GPU time), its Time (%) column
+  // written again over the rest as nsys would: every other kernel took exactly the time it took.
+  const NSYS = join(import.meta.dirname, '..', 'fixtures', 'nsys', 'vllm_qwen2.5-7b_cuda_gpu_kern_sum.csv');
+
+  it('is faster and nothing warns or fails, though every other share grew', async () => {
+    const [header, first, ...rest] = readFileSync(NSYS, 'utf8').trimEnd().split('\n');
+    const ns = (line: string) => Number(line.split(',')[1]);
+    const removed = ns(first!);
+    const total = [first!, ...rest].reduce((sum, line) => sum + ns(line), 0);
+    const kept = total - removed;
+    const dir = mkdtempSync(join(tmpdir(), 'pg-faster-'));
+    const current = join(dir, 'vllm_without_top_cuda_gpu_kern_sum.csv');
+    writeFileSync(current, [header, ...rest.map((line) => [(100 * ns(line) / kept).toFixed(1), ...line.split(',').slice(1)].join(','))].join('\n') + '\n');
+    const baseline = await analyze({ inputs: await expandInputs([NSYS]) });
+    const report = await analyze({ inputs: await expandInputs([current]), baseline: { report: baseline, origin: 'file', reason: 'test' } });
+    const second = rest[0]!.split(',').at(-1)!;
+    const row = report.comparison!.rows.find((r) => r.metric === `kernel:${second}`)!;
+    // 434.5 ms of 2,078 ms (20.9 %) → of 1,413 ms (30.7 %): +9.8 pp, past the 5 pp share warning,
+    // its own time unchanged. The summary's launch counts give steps, so time per step judges it.
+    expect(row.delta).toBeCloseTo(100 * (ns(rest[0]!) / kept - ns(rest[0]!) / total), 1);
+    expect(row.status).toBe('info');
+    expect(report.comparison!.rows.filter((r) => r.status === 'warn' || r.status === 'fail')).toEqual([]);
+    expect(report.verdict).not.toBe('fail');
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 });
 
 describe('the time thresholds', () => {

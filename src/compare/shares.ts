@@ -4,8 +4,9 @@
  * decreased), ranked by absolute time change. Shares are compositional (one kernel faster, every
  * other share grows), so with steps on both sides the time per step judges kernels
  * (src/compare/per-step.ts) and shares are context: only a `family:`/`kernel:` share threshold set
- * by the user gates them. Without steps on a side they are the fallback, and never warn or fail
- * against a throughput that improved. When the windows hold different kinds of step nothing here
+ * by the user gates them. Without steps on a side they are the fallback: they never warn or fail
+ * against a throughput that improved, and gate only the growth the subject's own time made (a
+ * kernel removed elsewhere grows every other share, and that is no regression). When the windows hold different kinds of step nothing here
  * gates: the shares are of different work.
  */
 import type { ComparisonRow, KernelChange, RowStatus, RowSubject, ShareReading } from '../model/report.js';
@@ -38,6 +39,37 @@ interface ShareLimits {
   fail: number;
   /** Why the row does not gate (context only), or undefined when it does. */
   context?: ShareContext;
+  /**
+   * The share gates as the fallback, under the default thresholds: its growth counts only as far as
+   * the subject's own time made it (ownShareDelta), never where the rest of the GPU time shrank.
+   */
+  ownTimeOnly?: boolean;
+}
+
+/** The subject's GPU time on each side and the baseline's total, for ownShareDelta. */
+interface OwnTime {
+  baselineNs: number;
+  currentNs: number;
+  baselineTotalNs: number;
+}
+
+/**
+ * The share change, in pp, the subject's own time alone would have made: its current time against
+ * the rest of the GPU time as the baseline had it. A kernel removed elsewhere leaves it at 0 however
+ * far the other shares grow; a kernel that itself got slower moves it as far as the share does.
+ */
+function ownShareDelta(own: OwnTime, baseShare: number): number {
+  const rest = own.baselineTotalNs - own.baselineNs;
+  const whole = rest + own.currentNs;
+  if (!(whole > 0)) return 0;
+  return (own.currentNs / whole - baseShare) * 100;
+}
+
+/** A side's total GPU kernel time, from any kernel's time and share (shares are of the whole). */
+function totalKernelNs(kernels: readonly GateKernel[]): number {
+  let best: GateKernel | undefined;
+  for (const k of kernels) if (k.share > 0 && (!best || k.share > best.share)) best = k;
+  return best ? best.totalNs / best.share : 0;
 }
 
 /**
@@ -58,17 +90,20 @@ function limitsFor(key: string, options: GateOptions, mode: ShareMode = { mode: 
   if (set !== undefined) return limits;
   if (mode.mode === 'time') return { ...limits, context: 'time' };
   if (mode.throughputImproved) return { ...limits, context: 'throughput-improved' };
-  return limits;
+  return { ...limits, ownTimeOnly: true };
 }
 
 /** What changed beside the share, for the row's reading. */
 type ShareChange = Pick<ShareReading, 'change' | 'top' | 'family'>;
 
-function shareRow(metric: string, subject: RowSubject, baseShare: number, curShare: number, limits: ShareLimits, change: ShareChange, of = 'GPU time'): GatedRow {
+function shareRow(metric: string, subject: RowSubject, baseShare: number, curShare: number, limits: ShareLimits, change: ShareChange, of = 'GPU time', own?: OwnTime): GatedRow {
   const kind = subject.type === 'kernel' ? 'kernel-share' : 'family-share';
   const baseline = baseShare * 100;
   const current = curShare * 100;
   const delta = current - baseline;
+  const ownDelta = limits.ownTimeOnly && own ? ownShareDelta(own, baseShare) : undefined;
+  // Shares are compositional: as the fallback, a share gates only on the growth its own time made.
+  const gating = ownDelta === undefined ? delta : Math.min(delta, ownDelta);
   let status: RowStatus = 'pass';
   // A share that moved as far as a warning where shares are context: said so as data (its reading).
   let context: ShareContext | undefined;
@@ -77,10 +112,13 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
       status = 'info';
       context = limits.context;
     }
-  } else if (delta >= limits.fail) {
+  } else if (gating >= limits.fail) {
     status = 'fail';
-  } else if (delta >= limits.warn) {
+  } else if (gating >= limits.warn) {
     status = 'warn';
+  } else if (delta >= limits.warn) {
+    status = 'info';
+    context = 'rest-shrank';
   }
   const row: ComparisonRow = {
     metric,
@@ -93,7 +131,7 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
     threshold: limits.warn,
     status,
     subject,
-    reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}), ...change },
+    reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}), ...(ownDelta !== undefined ? { ownDelta } : {}), ...change },
   };
   return { row };
 }
@@ -102,9 +140,12 @@ export function compareFamilies(current: GateInput, baseline: GateInput, options
   const base = new Map(baseline.families.map((f) => [f.family, f.share]));
   const cur = new Map(current.families.map((f) => [f.family, f.share]));
   const families = [...new Set([...base.keys(), ...cur.keys()])].sort();
+  const baseTotal = totalKernelNs(baseline.kernels);
+  const curTotal = totalKernelNs(current.kernels);
   return families.map((family) => {
     const change: ShareChange = !base.has(family) ? { change: 'new' } : !cur.has(family) ? { change: 'gone' } : {};
-    return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), change);
+    const own = { baselineNs: (base.get(family) ?? 0) * baseTotal, currentNs: (cur.get(family) ?? 0) * curTotal, baselineTotalNs: baseTotal };
+    return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), change, undefined, own);
   });
 }
 
@@ -142,6 +183,7 @@ export function compareKernels(current: GateInput, baseline: GateInput, options:
   const baseTop = new Set(topNames(base, options.topN));
   const curTop = new Set(topNames(cur, options.topN));
   const names = [...new Set([...baseTop, ...curTop])];
+  const baseTotal = totalKernelNs(baseline.kernels);
   const rows: GatedRow[] = [];
   const changes: KernelChange[] = [];
   for (const name of names) {
@@ -157,7 +199,8 @@ export function compareKernels(current: GateInput, baseline: GateInput, options:
             ? { change: 'left-top', top: options.topN }
             : {};
     if (b && c && b.family !== c.family) change.family = { baseline: b.family, current: c.family };
-    rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), change));
+    const own = { baselineNs: b?.totalNs ?? 0, currentNs: c?.totalNs ?? 0, baselineTotalNs: baseTotal };
+    rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), change, undefined, own));
   }
   // The time changes of every kernel either side ran (the kernels table shows more than the top N).
   for (const name of new Set([...base.keys(), ...cur.keys()])) {

@@ -116,6 +116,15 @@ function v5ToV6(data: Data): Data {
   return { ...data, schemaVersion: 6 };
 }
 
+/**
+ * Version 7 records, for a kernel or family share judged as the fallback, the change its own GPU
+ * time alone made (`ownDelta`) and a growth the rest's shrinking made (`context: 'rest-shrank'`),
+ * which a version-6 reader would refuse. A version-6 report has neither: it reads unchanged.
+ */
+function v6ToV7(data: Data): Data {
+  return { ...data, schemaVersion: 7 };
+}
+
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   0: v0ToV1,
@@ -124,6 +133,7 @@ export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   3: v3ToV4,
   4: v4ToV5,
   5: v5ToV6,
+  6: v6ToV7,
 };
 
 /** A report of a version before the decision was recorded: validated without it, then given one from its rows. */

@@ -7,7 +7,7 @@ import { EnvironmentSchema, GpuNeighbourSchema, NcuResultSchema, NoticeSchema, S
 import { FamilyShareSchema, KernelFamilySchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
 import { GpuSharingSchema } from './gpu-sharing.js';
 
-export const REPORT_SCHEMA_VERSION = 6;
+export const REPORT_SCHEMA_VERSION = 7;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 export const REPORT_FILE = 'report.json';
 /** The record of a `profile-gate run`, written beside its report.json in the output folder. */
@@ -286,15 +286,18 @@ export const TimeReadingSchema = z.object({
 /**
  * A share row's fail threshold (its warn threshold is the row's `threshold`), in pp, and, where it
  * moved that far but shares are context only (status info), why: time per step judges kernels
- * (`time`), the windows hold different kinds of step (`refused`), or throughput improved and a share
- * grows when others shrink (`throughput-improved`). What changed beside the share (`change`): the
+ * (`time`), the windows hold different kinds of step (`refused`), throughput improved and a share
+ * grows when others shrink (`throughput-improved`), or (schema 7) as the fallback its own time did
+ * not make the growth, the rest of the GPU time shrank (`rest-shrank`; `ownDelta`). What changed beside the share (`change`): the
  * family or kernel is `new` or `gone`, or a kernel `entered-top` or `left-top` the `top` kernels by
  * GPU time; a kernel whose family differs between the sides (`family`: each side's).
  */
 export const ShareReadingSchema = z.object({
   kind: z.literal('share'),
   fail: z.number(),
-  context: z.enum(['time', 'refused', 'throughput-improved']).optional(),
+  context: z.enum(['time', 'refused', 'throughput-improved', 'rest-shrank']).optional(),
+  /** As the fallback (no steps on a side), the share change in pp its own GPU time alone made (schema 7). */
+  ownDelta: z.number().optional(),
   change: z.enum(['new', 'gone', 'entered-top', 'left-top']).optional(),
   top: z.number().int().positive().optional(),
   family: z.object({ baseline: KernelFamilySchema, current: KernelFamilySchema }).optional(),

@@ -439,6 +439,9 @@ function shareRowNote(row: ComparisonRow, reading: ShareReading): string | undef
   if (reading.change === 'entered-top') notes.push(`entered the top ${reading.top ?? '?'}`);
   if (reading.change === 'left-top') notes.push(`left the top ${reading.top ?? '?'}`);
   if (reading.family) notes.push(`family ${reading.family.baseline} → ${reading.family.current}`);
+  if (reading.context === 'rest-shrank') {
+    notes.push(`the rest of the GPU time shrank: its own time alone moves the share ${formatPp(reading.ownDelta ?? 0)}, not a regression`);
+  }
   return notes.length ? notes.join('; ') : row.note;
 }
 
