@@ -1823,7 +1823,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5837);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1935);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -1838,7 +1838,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5837:
+/***/ 1935:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1853,12 +1853,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 // EXTERNAL MODULE: ./src/pipeline/analyze.ts + 13 modules
 var analyze = __nccwpck_require__(1843);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
@@ -2167,429 +2167,10 @@ function limitsFromEnv(env) {
     return limits;
 }
 
-;// CONCATENATED MODULE: ./src/model/bounded-json.ts
-/**
- * JSON.parse with bounds that hold while the text is read: no array longer, no string longer, no
- * nesting deeper and no more values in all than the limits allow. An untrusted report.json of a
- * few compressed megabytes can hold 30 million zeros; JSON.parse would build that array before any
- * schema looked at it. Here the text is scanned first, building nothing, and the scan stops at the
- * first value past a bound, naming where it was (`comparison.baselineSamples.tok_s: more than 200000
- * items`); only text within the bounds is handed to JSON.parse, so memory stays within the limits
- * whatever the file holds, and time is one linear scan plus JSON.parse. Otherwise it reads exactly
- * what JSON.parse reads: the same values, a `__proto__` key as an own property, the same refusals
- * of what is not JSON.
- */
-class JsonBoundsError extends Error {
-    path;
-    detail;
-    constructor(path, detail) {
-        super(`${path || 'the document'}: ${detail}`);
-        this.path = path;
-        this.detail = detail;
-    }
-}
-class JsonSyntaxError extends Error {
-}
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const HEX = /[0-9a-fA-F]{4}/y;
-/** The characters a backslash may escape in a JSON string, besides `u`. */
-const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
-/**
- * Where the scan is, as the error names it: array indices as themselves, object keys as the
- * position of their opening quote (as `-1 - position`), decoded only when a bound is passed.
- */
-function pathOf(text, parts) {
-    let out = '';
-    for (const part of parts) {
-        if (part >= 0) {
-            out += `[${part}]`;
-            continue;
-        }
-        const start = -1 - part;
-        let end = start + 1;
-        while (text.charCodeAt(end) !== 0x22)
-            end += text.charCodeAt(end) === 0x5c ? 2 : 1;
-        const key = JSON.parse(text.slice(start, end + 1));
-        out += /^[A-Za-z_$][\w$]*$/.test(key) ? `${out ? '.' : ''}${key}` : `[${JSON.stringify(key.slice(0, 40))}]`;
-    }
-    return out;
-}
-/**
- * One pass over the text that builds nothing: it checks the bounds (and the syntax), and only then
- * JSON.parse builds the values, so what is built is within the bounds and read at JSON.parse's own
- * speed. A pass that built each value itself took some ten times as long on a report of 150,000 rows.
- */
-function parseBoundedJson(text, bounds) {
-    let at = 0;
-    let values = 0;
-    const path = [];
-    const fail = (what) => {
-        throw new JsonSyntaxError(`${what} at position ${at}`);
-    };
-    const bound = (detail) => {
-        throw new JsonBoundsError(pathOf(text, path), detail);
-    };
-    const space = () => {
-        for (;;) {
-            const c = text.charCodeAt(at);
-            if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
-                at += 1;
-            else
-                return;
-        }
-    };
-    const deadline = bounds.maxMillis === undefined ? Infinity : Date.now() + bounds.maxMillis;
-    const count = () => {
-        values += 1;
-        if (values > bounds.maxValues)
-            bound(`more than ${bounds.maxValues} values in the whole document`);
-        // The clock is read every 4,096 values: a global read per value would cost more than the value.
-        if ((values & 4095) === 0 && Date.now() >= deadline)
-            bound(`read past its time budget of ${bounds.maxMillis / 1000} s, at value ${values}`);
-    };
-    const string = () => {
-        // at is on the opening quote; `chars` counts the characters as decoded (an escape is one).
-        const start = at;
-        at += 1;
-        let chars = 0;
-        for (;;) {
-            const c = text.charCodeAt(at);
-            // NaN past the end; `c !== c` rather than a global's method, which a VM context makes slow per character.
-            if (c !== c)
-                fail('Unterminated string');
-            if (c === 0x22)
-                break;
-            if (c < 0x20)
-                fail('Bad control character in string literal');
-            if (c === 0x5c) {
-                const e = text.charCodeAt(at + 1);
-                if (e === 0x75) {
-                    HEX.lastIndex = at + 2;
-                    if (!HEX.test(text)) {
-                        at = start;
-                        fail('Bad escape in string literal');
-                    }
-                    at += 6;
-                }
-                else if (SIMPLE_ESCAPES.has(e))
-                    at += 2;
-                else {
-                    at = start;
-                    fail('Bad escape in string literal');
-                }
-            }
-            else
-                at += 1;
-            chars += 1;
-            if (chars > bounds.maxStringChars)
-                bound(`a string longer than ${bounds.maxStringChars} characters`);
-        }
-        at += 1;
-    };
-    const value = (depth) => {
-        space();
-        count();
-        const c = text.charCodeAt(at);
-        if (c === 0x22)
-            return string();
-        if (c === 0x7b || c === 0x5b) {
-            if (depth >= bounds.maxDepth)
-                bound(`nested deeper than ${bounds.maxDepth} levels`);
-            return c === 0x7b ? object(depth + 1) : array(depth + 1);
-        }
-        if (c === 0x74 && text.startsWith('true', at)) {
-            at += 4;
-            return;
-        }
-        if (c === 0x66 && text.startsWith('false', at)) {
-            at += 5;
-            return;
-        }
-        if (c === 0x6e && text.startsWith('null', at)) {
-            at += 4;
-            return;
-        }
-        NUMBER.lastIndex = at;
-        if (!NUMBER.test(text))
-            fail(Number.isNaN(c) ? 'Unexpected end of JSON input' : `Unexpected token '${text[at]}'`);
-        at = NUMBER.lastIndex;
-    };
-    const array = (depth) => {
-        at += 1;
-        space();
-        if (text.charCodeAt(at) === 0x5d) {
-            at += 1;
-            return;
-        }
-        for (let items = 0;; items++) {
-            if (items >= bounds.maxItems)
-                bound(`more than ${bounds.maxItems} items`);
-            path.push(items);
-            value(depth);
-            path.pop();
-            space();
-            const c = text.charCodeAt(at);
-            at += 1;
-            if (c === 0x5d)
-                return;
-            if (c !== 0x2c) {
-                at -= 1;
-                fail("Expected ',' or ']' after array element");
-            }
-        }
-    };
-    const object = (depth) => {
-        at += 1;
-        let keys = 0;
-        space();
-        if (text.charCodeAt(at) === 0x7d) {
-            at += 1;
-            return;
-        }
-        for (;;) {
-            space();
-            if (text.charCodeAt(at) !== 0x22)
-                fail('Expected a double-quoted property name');
-            if (keys >= bounds.maxItems)
-                bound(`more than ${bounds.maxItems} keys`);
-            const key = at;
-            string();
-            keys += 1;
-            space();
-            if (text.charCodeAt(at) !== 0x3a)
-                fail("Expected ':' after property name");
-            at += 1;
-            path.push(-1 - key);
-            value(depth);
-            path.pop();
-            space();
-            const c = text.charCodeAt(at);
-            at += 1;
-            if (c === 0x7d)
-                return;
-            if (c !== 0x2c) {
-                at -= 1;
-                fail("Expected ',' or '}' after property value");
-            }
-        }
-    };
-    // A byte order mark is not JSON (JSON.parse refuses it too).
-    value(0);
-    space();
-    if (at < text.length)
-        fail(`Unexpected non-whitespace character after JSON`);
-    // Within the bounds: JSON.parse builds it (a `__proto__` key an own property, fresh strings that
-    // do not keep the whole text alive).
-    return JSON.parse(text);
-}
-
+// EXTERNAL MODULE: ./src/model/read-report.ts + 2 modules
+var read_report = __nccwpck_require__(8731);
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var model_report = __nccwpck_require__(949);
-// EXTERNAL MODULE: ./src/model/decision.ts
-var decision = __nccwpck_require__(9263);
-// EXTERNAL MODULE: ./src/model/notice-codes.ts
-var notice_codes = __nccwpck_require__(8450);
-;// CONCATENATED MODULE: ./src/model/migrate.ts
-/**
- * Reading a report.json of any schema version as the current Report. Reports outlive the tool that
- * wrote them (a baseline artifact from last month, a dashboard's history), so older versions are
- * migrated forward one step at a time, and a newer version is refused with what to do about it,
- * never misread. A bump of REPORT_SCHEMA_VERSION comes with an entry in MIGRATIONS.
- *
- * Version 0 (the pre-release shape, documented here as the migration pattern; no release wrote it):
- *   { schemaVersion: 0, tool: "profile-gate 0.0.9", generatedAt, environment, sources,
- *     totalKernelTimeNs, kernels: [{ name, family, totalTimeNs, instances, share }], families,
- *     metrics, utilization?, timeline?, findings, verdict, comparison? }
- * Differences from version 1: the tool is one string; kernel and total times are `…TimeNs`; there
- * are no run info, memops, API calls, CPU functions, notices or Nsight Compute results; optional
- * sections are absent instead of null. Migrating adds the empty sections and renames the fields.
- */
-
-
-
-
-function isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function v0ToV1(data) {
-    const { tool, totalKernelTimeNs, kernels, ...rest } = data;
-    const toolText = typeof tool === 'string' ? tool : '';
-    const version = /(\d+\.\d+\.\d+\S*)/.exec(toolText)?.[1] ?? '0.0.0';
-    return {
-        run: {},
-        memops: [],
-        apiCalls: [],
-        cpuFunctions: [],
-        notices: [],
-        deepDive: [],
-        ...rest,
-        schemaVersion: 1,
-        tool: { name: 'profile-gate', version },
-        totalKernelNs: totalKernelTimeNs,
-        kernels: Array.isArray(kernels)
-            ? kernels.map((kernel) => {
-                if (!isRecord(kernel))
-                    return kernel;
-                const { totalTimeNs, ...others } = kernel;
-                return { ...others, totalNs: totalTimeNs };
-            })
-            : kernels,
-        utilization: rest['utilization'] ?? null,
-        timeline: rest['timeline'] ?? null,
-        gpuTimeUtilPercent: rest['gpuTimeUtilPercent'] ?? null,
-        comparison: rest['comparison'] ?? null,
-    };
-}
-/**
- * Version 2 added what an old reader would misread or refuse: comparison rows of kind `kernel-time`
- * and `comparison.perStep`. A version-1 report has neither, so it reads unchanged.
- */
-function v1ToV2(data) {
-    return { ...data, schemaVersion: 2 };
-}
-/**
- * Version 3 records the decision (`decision`: its causes and the policy). A version-2 report gets
- * one after it is validated, from its rows' statuses and findings (model/decision.ts
- * decisionFromRows), with the policy unknown (its sentences are dropped in the next step).
- */
-function v2ToV3(data) {
-    return { ...data, schemaVersion: 3 };
-}
-/**
- * Notice codes were free strings before they were a closed set (model/notice-codes.ts), though every
- * version wrote one, and a later version may add one: a code this version knows is kept, any other
- * (or none) becomes `other`, its message kept as written. A report of any version goes through it;
- * the message is never read to choose.
- */
-function withKnownNoticeCodes(data) {
-    const notices = data['notices'];
-    if (!Array.isArray(notices))
-        return data;
-    return { ...data, notices: notices.map((notice) => (isRecord(notice) ? { ...notice, code: (0,notice_codes/* knownNoticeCode */.ZE)(notice['code']) } : notice)) };
-}
-/**
- * Version 4 writes no English: the verdict's lines and the comparison's account are rendered from
- * the decision's causes, the rows and typed notes. A version-3 report's sentences
- * (`verdictReasons`, `comparison.reasons` and their row links `reasonRows`) are dropped, never
- * read: its decision and rows say what decided, and renderers write the lines from them.
- */
-function v3ToV4(data) {
-    const { verdictReasons: _verdictReasons, ...rest } = data;
-    const comparison = rest['comparison'];
-    if (isRecord(comparison)) {
-        const { reasons: _reasons, reasonRows: _reasonRows, ...kept } = comparison;
-        return { ...rest, comparison: kept, schemaVersion: 4 };
-    }
-    return { ...rest, schemaVersion: 4 };
-}
-/**
- * Version 5 records whether another process shared the GPU during each measured run (`gpuSharing`),
- * and rows the gate could not decide because of it (`insufficient.why: 'shared-gpu'`, the metric
- * reading's `sharedGpu`), which a version-4 reader would refuse. A version-4 report has none of
- * them: it reads unchanged, its runs' sharing unknown.
- */
-function v4ToV5(data) {
-    return { ...data, schemaVersion: 5 };
-}
-/**
- * Version 6 judges a failure under a GPU shared on both sides again at the pass level, and records
- * it (`sharedGpu.failCheck`, `refusedFor: 'fail-not-shown'`), which a version-5 reader would refuse.
- * A version-5 report has neither: it reads unchanged.
- */
-function v5ToV6(data) {
-    return { ...data, schemaVersion: 6 };
-}
-/** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
-const MIGRATIONS = {
-    0: v0ToV1,
-    1: v1ToV2,
-    2: v2ToV3,
-    3: v3ToV4,
-    4: v4ToV5,
-    5: v5ToV6,
-};
-/** A report of a version before the decision was recorded: validated without it, then given one from its rows. */
-const UNDECIDED_REPORT = model_report/* ReportSchema */.M9.omit({ decision: true });
-const FIRST_DECIDED_VERSION = 3;
-/** The writer's version for a message: the tool version it recorded, else its schema version. */
-function writer(data, version) {
-    const tool = data['tool'];
-    const named = isRecord(tool) ? tool['version'] : typeof tool === 'string' ? tool : undefined;
-    return typeof named === 'string' && named.length <= 40 ? named : `schemaVersion ${version}`;
-}
-/**
- * A parsed report.json (of any version) as the current Report; `path` names it in errors. Throws an
- * InputError for something that is not a report, a report from a newer profile-gate, or one that
- * does not hold up against the schema after migration.
- */
-function migrateReport(data, path) {
-    if (!isRecord(data)) {
-        throw new errors/* InputError */.dz(path, `expected a profile-gate report.json (a JSON object), got ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`);
-    }
-    const version = data['schemaVersion'];
-    if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
-        throw new errors/* InputError */.dz(path, `expected a profile-gate report.json with a whole-number schemaVersion, got ${version === undefined ? 'none' : JSON.stringify(version)?.slice(0, 40)}`);
-    }
-    if (version > model_report/* REPORT_SCHEMA_VERSION */.WI) {
-        throw new errors/* InputError */.dz(path, `expected schemaVersion ≤ ${model_report/* REPORT_SCHEMA_VERSION */.WI}; this report was written by a newer profile-gate (${writer(data, version)}); upgrade`);
-    }
-    let current = data;
-    for (let from = version; from < model_report/* REPORT_SCHEMA_VERSION */.WI; from++) {
-        const step = MIGRATIONS[from];
-        if (!step)
-            throw new errors/* InputError */.dz(path, `expected schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI} or a version that can be migrated, got ${version}`);
-        current = step(current);
-    }
-    current = withKnownNoticeCodes(current);
-    const parsed = (version < FIRST_DECIDED_VERSION ? UNDECIDED_REPORT : model_report/* ReportSchema */.M9).safeParse(current);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue.path.length ? issue.path.join('.') : 'the top level';
-        const migrated = version < model_report/* REPORT_SCHEMA_VERSION */.WI ? ` (migrated from schemaVersion ${version})` : '';
-        throw new errors/* InputError */.dz(path, `expected a profile-gate report.json (schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI})${migrated}; at ${where}: ${issue.message}`);
-    }
-    if (version >= FIRST_DECIDED_VERSION)
-        return parsed.data;
-    const report = parsed.data;
-    return { ...report, decision: (0,decision/* decisionFromRows */.Ui)(report) };
-}
-
-;// CONCATENATED MODULE: ./src/model/read-report.ts
-/**
- * The one way a report.json's text becomes a Report, for every reader (report files on disk, matrix
- * legs, baseline and dashboard artifacts): read within REPORT_JSON_BOUNDS while it is parsed, then
- * migrated and schema-validated (migrate.ts). Reports may come from a fork's workflow; a report past
- * a bound is refused, naming the field, before it can take the heap.
- */
-
-
-
-/**
- * Far above any report profile-gate writes (a report of 10,000 kernels holds about 150,000 values,
- * its longest strings are demangled kernel names of a few kilobytes), far below what takes a heap.
- * The scan of the worst report within them (150,000 rows) takes about a second, so a report that
- * takes 30 s is refused: the reader holds no job for longer, whatever the machine's load.
- */
-const REPORT_JSON_BOUNDS = {
-    maxItems: 200_000,
-    maxStringChars: 262_144,
-    maxValues: 4_000_000,
-    maxDepth: 64,
-    maxMillis: 30_000,
-};
-function parseReportText(text, source, bounds = REPORT_JSON_BOUNDS) {
-    let data;
-    try {
-        data = parseBoundedJson(text, bounds);
-    }
-    catch (error) {
-        if (error instanceof JsonBoundsError)
-            throw new errors/* InputError */.dz(source, `${error.message}; expected a profile-gate report.json within its read limits (references/steps/limits.md)`);
-        throw new errors/* InputError */.dz(source, `expected JSON, got ${error.message}`);
-    }
-    return migrateReport(data, source);
-}
-
 ;// CONCATENATED MODULE: ./src/io/reports.ts
 /**
  * Reading report.json files back (matrix legs, downloaded artifacts) for the merged report.
@@ -2667,7 +2248,7 @@ async function reports_loadReport(path) {
     }
     // Bounded while it is parsed (model/read-report.ts): a small file can hold an array of millions.
     try {
-        return parseReportText(text, path);
+        return (0,read_report/* parseReportText */.V)(text, path);
     }
     catch (error) {
         const format = await captureFormatOf(path);
@@ -3103,10 +2684,13 @@ async function gatherCaptures(paths, how) {
             how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
         return { files: found.files, fromDirectories: found.fromDirectories, skipped: skippedOf(missing, found.leftOut) };
     }
-    const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
+    // Strict reading fails on a path not found even where the policy lets an empty capture go on (error says more below).
+    if (missing.length && how.strict && how.policy !== 'error')
+        throw new errors/* UsageError */.eb(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')} (${how.strictOption ?? 'strict'} fails on any input it cannot read)`);
+    const where = [...missing.map((p) => `${p} (${missingWhy(p)})`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
     const line = `no capture files: ${where}`;
     // A path one letter from one that exists is a typo: name that one, not a policy that lets it pass.
-    const typos = present.length ? [] : (await Promise.all(missing.map(likelyMeant))).filter((p) => p !== undefined);
+    const typos = present.length ? [] : (await Promise.all(missing.filter((path) => !/[*?[]/.test(path)).map(likelyMeant))).filter((p) => p !== undefined);
     if (how.policy === 'error' && typos.length)
         throw new errors/* UsageError */.eb(`${line}; did you mean ${typos.join(', ')}?`);
     if (how.policy === 'error')
@@ -3114,6 +2698,15 @@ async function gatherCaptures(paths, how) {
     if (how.policy === 'warn')
         how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
     return { files: [], fromDirectories: new Set(), skipped: skippedOf(missing, found.leftOut) };
+}
+/** Why a path is missing: a glob is not expanded here (the action's captures input, a quoted pattern). */
+function missingWhy(path) {
+    if (!/[*?[]/.test(path))
+        return 'missing';
+    const parts = path.split(/[\\/]/);
+    const first = parts.findIndex((part) => /[*?[]/.test(part));
+    const folder = parts.slice(0, first).join('/') || '.';
+    return `missing; a glob, and paths are not expanded here: name the folder that holds the files, ${folder}`;
 }
 /** The entry beside a missing path whose name is a typo away from it, as the path would be written. */
 async function likelyMeant(path) {
@@ -3137,6 +2730,8 @@ function skippedOf(missing, leftOut) {
 
 // EXTERNAL MODULE: ./src/model/capture.ts
 var capture = __nccwpck_require__(8347);
+// EXTERNAL MODULE: ./src/model/metrics.ts
+var metrics = __nccwpck_require__(5500);
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: ./src/report/markdown/budget.ts
@@ -3550,6 +3145,7 @@ const optionalPositiveSeconds = (value, name) => {
 
 
 
+
 /** The action's modes. */
 const table_MODES = ['analyze', 'report', 'run'];
 /** The CLI commands, each of which takes its options from this table. */
@@ -3677,7 +3273,7 @@ const OPTIONS = [
     flagOnly({ key: 'runAt', default: '', emptyMeans: 'now', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made, in ISO 8601' } }),
     // profile-gate report: the merge of mode report, on files.
     flagOnly({ key: 'commentKey', default: 'report', parse: values_text, group: 'merge', flag: { name: 'key', commands: ['report'], value: 'KEY', help: "the comment's marker key: a later comment with the same key replaces it" } }),
-    flagOnly({ key: 'runUrl', default: '', parse: optional(values_text), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
+    flagOnly({ key: 'runUrl', default: '', parse: matching(/^(https?:\/\/\S+)?$/, 'an http(s) URL of the workflow run, e.g. https://github.com/OWNER/REPO/actions/runs/ID', true), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
     flagOnly({
         key: 'acceptedBy',
         default: '',
@@ -3687,7 +3283,7 @@ const OPTIONS = [
     }),
     // profile-gate dashboard: the page, and the artifacts it may download.
     flagOnly({ key: 'dashboardTitle', default: build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.title, parse: values_text, group: 'dashboard', flag: { name: 'title', commands: ['dashboard'], value: 'TEXT', help: 'the page title' } }),
-    flagOnly({ key: 'dashboardMetric', default: build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.metric, parse: values_text, group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: 'the throughput metric charted and scanned for shifts' } }),
+    flagOnly({ key: 'dashboardMetric', default: build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.metric, parse: oneOf(metrics/* METRIC_NAMES */.Uw), group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: 'the throughput metric charted and scanned for shifts' } }),
     flagOnly({
         key: 'dashboardTop',
         default: String(build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.topN),
@@ -3715,7 +3311,7 @@ const OPTIONS = [
         key: 'mode',
         input: 'mode',
         default: 'analyze',
-        doc: 'run: run the workload on this GPU runner (warm-up, measured runs with utilization sampling, one profiled run, a deep dive when one kernel dominates), then analyze and publish.',
+        doc: 'run: run the workload on this GPU runner (warm-up, measured runs with utilization sampling, one profiled run, a deep dive when one kernel dominates), then analyze and publish. analyze: turn capture files into one report and publish it. report: merge the report artifacts of a run (matrix legs, or the run that triggered a workflow_run) into one summary and one comment.',
         parse: oneOf(table_MODES),
         group: 'action',
     }),
@@ -3766,7 +3362,7 @@ const OPTIONS = [
         key: 'comment',
         input: 'comment',
         default: 'auto',
-        doc: 'auto: comment on pull request events (including a workflow_run triggered by one).',
+        doc: 'auto: comment on pull request events (including a workflow_run triggered by one). always: comment whenever a pull request is known. on-regression: create a comment only when something needs attention (not a pass, new findings, comparison alerts); an existing one is still refreshed. off: never.',
         parse: oneOf(COMMENT_POLICIES),
         group: 'publish',
     }),
@@ -3919,7 +3515,7 @@ const OPTIONS = [
         key: 'baseline',
         input: 'baseline',
         default: '',
-        doc: 'What the run is compared against.',
+        doc: "What the run is compared against. Empty or none: no baseline (the findings alone decide). artifact: the newest unexpired report artifact with this job's artifact name made on the default branch by this repository, from any workflow, found through the branch's newest 100 completed runs (needs actions: read; an unreadable one is skipped for the next). ab: the base build run in this job (mode run with base-workdir or base-run; also implied by them). Anything else: the path of a report.json.",
         parse: trimmed,
         group: 'baseline',
     }),
@@ -3999,7 +3595,7 @@ const OPTIONS = [
         key: 'strict',
         input: 'strict',
         default: 'false',
-        doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found while others are; in mode run, also when a planned kernel capture was not made (the profiled run wrote nothing).',
+        doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found (where if-no-captures would let no file go on, too); in mode run, also when a planned kernel capture was not made (the profiled run wrote nothing).',
         parse: booleanText,
         group: 'analyze',
         flag: { name: 'strict', commands: ['analyze', 'run'], switch: true, help: 'fail on any input it cannot read: an unreadable file inside a directory, a path not found; in run, a planned capture the profiled run did not make (otherwise skipped, named in the verdict\'s first line)' },
@@ -4156,7 +3752,8 @@ function readFlags(values, command, env = process.env) {
         const given = flagText(values[row.flag.name]);
         if (row.env && !given)
             return envText(row, env) ?? row.default;
-        return given ?? row.default;
+        // Empty, as an empty input: the default (`--fail-on "$UNSET"` must not mean "fail on nothing").
+        return given?.trim() ? given : row.default;
     };
     const { values: read, problems } = readOptions(textOf, 'cli');
     if (problems.length)
@@ -5573,190 +5170,8 @@ function storablePath(relativePath) {
         .join('/');
 }
 
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/github/zip-reader.ts
-/**
- * Reading chosen files out of a zip archive (a downloaded workflow artifact) through its central
- * directory: stored and deflated entries, sizes capped before and while inflating, CRC-32 checked.
- * The archive is untrusted: every offset is bounds-checked, and ZIP64 and encryption are refused.
- * Inflating is node:zlib's; only the directory walk is ours, because the caps must hold per entry,
- * in total and in entry count before any byte is inflated, and the zip libraries on npm either
- * extract to disk (unzip-stream, extract-zip) or trust the declared sizes for their buffers.
- */
-
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-const CENTRAL_ENTRY = 0x02014b50;
-const LOCAL_ENTRY = 0x04034b50;
-const CRC_TABLE = (() => {
-    const table = new Uint32Array(256);
-    for (let n = 0; n < 256; n += 1) {
-        let c = n;
-        for (let k = 0; k < 8; k += 1)
-            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-        table[n] = c >>> 0;
-    }
-    return table;
-})();
-function crc32(data) {
-    let c = 0xffffffff;
-    for (let i = 0; i < data.length; i += 1)
-        c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-}
-class ZipError extends Error {
-    name = 'ZipError';
-}
-function need(zip, at, length, what) {
-    if (at < 0 || at + length > zip.length)
-        throw new ZipError(`${what} at byte ${at} runs past the end of the archive (${zip.length} bytes)`);
-}
-/** The end-of-central-directory record: within the last 64 KiB + 22 bytes (its comment is at most 64 KiB). */
-function findEnd(zip) {
-    for (let at = zip.length - 22; at >= Math.max(0, zip.length - 22 - 0xffff); at -= 1) {
-        if (zip.readUInt32LE(at) === END_OF_CENTRAL_DIRECTORY)
-            return at;
-    }
-    throw new ZipError('not a zip archive: no end-of-central-directory record');
-}
-/**
- * The entries whose name passes `wanted`, inflated one at a time as the caller asks for the next,
- * so at most one entry's data is held here. Every cap is checked before inflating and while
- * inflating: a small archive cannot inflate into gigabytes, and entries that share one stored
- * body (a directory of 65,000 names pointing at the same data) are refused at the second name.
- */
-function* zipEntries(zip, wanted, caps) {
-    if (zip.length < 22)
-        throw new ZipError(`not a zip archive: ${zip.length} bytes`);
-    const end = findEnd(zip);
-    const count = zip.readUInt16LE(end + 10);
-    let at = zip.readUInt32LE(end + 16);
-    if (count === 0xffff || at === 0xffffffff)
-        throw new ZipError('ZIP64 archives are not supported');
-    if (count > caps.maxEntries)
-        throw new ZipError(`${count} entries; expected at most ${caps.maxEntries}`);
-    const bodies = new Set();
-    let total = 0;
-    for (let i = 0; i < count; i += 1) {
-        need(zip, at, 46, 'a central directory entry');
-        if (zip.readUInt32LE(at) !== CENTRAL_ENTRY)
-            throw new ZipError(`bad central directory entry at byte ${at}`);
-        const flags = zip.readUInt16LE(at + 8);
-        const method = zip.readUInt16LE(at + 10);
-        const crc = zip.readUInt32LE(at + 16);
-        const compressedSize = zip.readUInt32LE(at + 20);
-        const size = zip.readUInt32LE(at + 24);
-        const nameLength = zip.readUInt16LE(at + 28);
-        const extraLength = zip.readUInt16LE(at + 30);
-        const commentLength = zip.readUInt16LE(at + 32);
-        const localAt = zip.readUInt32LE(at + 42);
-        need(zip, at + 46, nameLength, 'an entry name');
-        const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-        at += 46 + nameLength + extraLength + commentLength;
-        if (name.endsWith('/') || !wanted(name))
-            continue;
-        if (flags & 1)
-            throw new ZipError(`${name}: encrypted entries are not supported`);
-        if (compressedSize === 0xffffffff || size === 0xffffffff)
-            throw new ZipError(`${name}: ZIP64 entries are not supported`);
-        if (size > caps.maxEntryBytes)
-            throw new ZipError(`${name}: ${size} bytes uncompressed; expected at most ${caps.maxEntryBytes}`);
-        if (total + size > caps.maxTotalBytes)
-            throw new ZipError(`${name}: the entries read add up to more than ${caps.maxTotalBytes} bytes uncompressed; stopped reading`);
-        if (bodies.has(localAt))
-            throw new ZipError(`${name}: shares its data at byte ${localAt} with another entry; a well-formed archive stores each file once`);
-        bodies.add(localAt);
-        need(zip, localAt, 30, `the local header of ${name}`);
-        if (zip.readUInt32LE(localAt) !== LOCAL_ENTRY)
-            throw new ZipError(`${name}: bad local header at byte ${localAt}`);
-        const dataAt = localAt + 30 + zip.readUInt16LE(localAt + 26) + zip.readUInt16LE(localAt + 28);
-        need(zip, dataAt, compressedSize, `the data of ${name}`);
-        const raw = zip.subarray(dataAt, dataAt + compressedSize);
-        let data;
-        if (method === 0)
-            data = Buffer.from(raw);
-        else if (method === 8) {
-            try {
-                data = (0,external_node_zlib_.inflateRawSync)(raw, { maxOutputLength: Math.max(1, Math.min(caps.maxEntryBytes, caps.maxTotalBytes - total)) });
-            }
-            catch (error) {
-                throw new ZipError(`${name}: cannot inflate it within ${Math.min(caps.maxEntryBytes, caps.maxTotalBytes - total)} bytes (${error.message})`);
-            }
-        }
-        else
-            throw new ZipError(`${name}: compression method ${method}; expected stored (0) or deflate (8)`);
-        if (data.length !== size)
-            throw new ZipError(`${name}: ${data.length} bytes inflated; the directory says ${size}`);
-        if (crc32(data) !== crc)
-            throw new ZipError(`${name}: CRC-32 mismatch; the archive is corrupt`);
-        total += data.length;
-        yield { name, data };
-    }
-}
-/** Every wanted entry at once, for small archives; `maxEntryBytes` bounds each and their sum. */
-function readZipEntries(zip, wanted, maxEntryBytes, caps = {}) {
-    return [...zipEntries(zip, wanted, { maxEntries: 100_000, maxEntryBytes, maxTotalBytes: maxEntryBytes * 4, ...caps })];
-}
-
-;// CONCATENATED MODULE: ./src/github/report-artifacts.ts
-/**
- * Reports out of downloaded artifact zips: untrusted bytes (a fork's workflow may have written them)
- * read within the limits, one report at a time. Each report.json is size-capped, JSON-parsed and
- * migrated or refused (a newer schema says so); the caller reduces it before asking for the next.
- */
-
-
-
-
-/** What lets a later workflow find the PR a report belongs to (written beside report.json). */
-const CONTEXT_FILE = 'context.json';
-const MAX_CONTEXT_BYTES = 64 * 1024;
-const named = (file) => (name) => name === file || name.endsWith(`/${file}`);
-function parseReport(data, source) {
-    return parseReportText(data.toString('utf8'), source);
-}
-function folderOf(path) {
-    const at = path.lastIndexOf('/');
-    return at < 0 ? '' : path.slice(0, at + 1);
-}
-/**
- * The reports in one artifact zip, one at a time. A broken archive or a broken cap throws a
- * ZipError (the artifact as a whole is unreadable); a report that does not parse is yielded as an error.
- */
-function* reportsInZip(zip, source, limits) {
-    const caps = { maxEntries: limits.maxEntries, maxEntryBytes: limits.maxReportBytes, maxTotalBytes: limits.maxUnzippedBytes };
-    const contexts = new Map();
-    for (const entry of zipEntries(zip, named(CONTEXT_FILE), { ...caps, maxEntryBytes: MAX_CONTEXT_BYTES, maxTotalBytes: MAX_CONTEXT_BYTES * 16 })) {
-        try {
-            contexts.set(folderOf(entry.name), JSON.parse(entry.data.toString('utf8')));
-        }
-        catch {
-            // An unreadable context.json only costs the PR lookup; the report is still read.
-        }
-    }
-    for (const entry of zipEntries(zip, named(model_report/* REPORT_FILE */.Uq), caps)) {
-        const path = `${source}/${entry.name}`;
-        try {
-            const report = parseReport(entry.data, path);
-            const context = contexts.get(folderOf(entry.name));
-            yield { path, report, ...(context !== undefined ? { context } : {}) };
-        }
-        catch (error) {
-            if (!(error instanceof errors/* InputError */.dz))
-                throw error;
-            yield { path, error: error.expected };
-        }
-    }
-}
-/** One line for an artifact that could not be read at all. */
-function unreadableReason(error) {
-    if (error instanceof ZipError)
-        return `not a readable zip: ${error.message}`;
-    if (error instanceof errors/* InputError */.dz)
-        return error.expected;
-    return error.message;
-}
-
+// EXTERNAL MODULE: ./src/github/report-artifacts.ts + 1 modules
+var report_artifacts = __nccwpck_require__(407);
 ;// CONCATENATED MODULE: ./src/github/dashboard-artifacts.ts
 /**
  * `dashboard --from-artifacts`: the report artifacts of a workflow's last N completed runs on a
@@ -5855,7 +5270,7 @@ async function downloadReportArtifacts(query, access) {
                 const zip = await client.artifactZip(repo, artifact.id, limits.maxZipBytes);
                 let found = 0;
                 // One report at a time, cut down at once: a long history needs one report's memory, not all of them.
-                for (const entry of reportsInZip(zip, source, limits)) {
+                for (const entry of (0,report_artifacts/* reportsInZip */.GN)(zip, source, limits)) {
                     found += 1;
                     if ('error' in entry)
                         skipped.push({ source: entry.path, reason: entry.error });
@@ -5867,7 +5282,7 @@ async function downloadReportArtifacts(query, access) {
             }
             catch (error) {
                 // Listing failures (token, permissions) already stopped us above; one bad artifact is only left out.
-                skipped.push({ source, reason: unreadableReason(error) });
+                skipped.push({ source, reason: (0,report_artifacts/* unreadableReason */.Qk)(error) });
             }
         }
     }
@@ -6085,6 +5500,7 @@ async function storeEnd(path) {
 
 
 
+
 /**
  * The site is public and its reports come from other runs' artifacts: what it writes is redacted
  * (credential-shaped tokens, credential assignments, this process's secret variables), whatever
@@ -6132,7 +5548,7 @@ async function loadDashboardReports(paths) {
     return { inputs, skipped };
 }
 async function writeSite(directory, files) {
-    await (0,promises_.mkdir)(directory, { recursive: true });
+    await (0,input_paths.makeOutputFolder)(directory, 'the site');
     const written = [];
     for (const file of files) {
         const path = (0,external_node_path_.join)(directory, file.path);
@@ -6258,6 +5674,70 @@ async function buildDashboard(request) {
     return { data, written: await writeSite(request.out, files), added };
 }
 
+;// CONCATENATED MODULE: ./src/cli/flag-errors.ts
+/**
+ * The argument parser's errors (node:util parseArgs) as one line a user can act on: the flag named
+ * as typed, the nearest flag the command has when one is close ("did you mean --baseline?"), and
+ * where the command's flags are listed. The parser's own text (its advice about `--`, with an
+ * unbalanced quote) never reaches the user.
+ */
+
+
+/**
+ * A parseArgs error of `command` as a usage error of one line; anything else unchanged.
+ * `flags` are the command's flag names without dashes.
+ */
+function flagUsageError(error, command, flags) {
+    const code = String(error?.code ?? '');
+    if (!code.startsWith('ERR_PARSE_ARGS'))
+        return error;
+    const message = error.message;
+    const help = `profile-gate ${command} --help lists its options`;
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    if (unknown) {
+        const given = unknown[1];
+        const [name] = given.split('=', 1);
+        const guess = (0,errors/* nearest */.pA)(name, flags.map((flag) => `--${flag}`));
+        return new errors/* UsageError */.eb(`${command}: unknown option ${name}${guess ? `; did you mean ${guess}?` : ''} (${help})`);
+    }
+    const missing = /^Option '(?:-\w, )?(--?[^' ]+)(?: <value>)?' argument missing/.exec(message);
+    if (missing)
+        return new errors/* UsageError */.eb(`${command}: ${missing[1]} takes a value (${help})`);
+    const noValue = /^Option '(?:-\w, )?(--?[^' ]+)' does not take an argument/.exec(message);
+    if (noValue)
+        return new errors/* UsageError */.eb(`${command}: ${noValue[1]} is a switch and takes no value (${help})`);
+    const ambiguous = /^Option '(?:-\w, )?(--?[^' ]+)' argument is ambiguous/.exec(message);
+    if (ambiguous) {
+        const flag = ambiguous[1];
+        return new errors/* UsageError */.eb(`${command}: ${flag} is followed by a word that starts with a dash, read as another option; a value that starts with one is written ${flag}=VALUE (${help})`);
+    }
+    const positional = /^Unexpected argument '([^']*)'/.exec(message);
+    if (positional)
+        return new errors/* UsageError */.eb(`${command}: unexpected argument ${JSON.stringify(positional[1])}; ${command} takes only options (${help})`);
+    // Another parser error: its first sentence, without the parser's advice.
+    return new errors/* UsageError */.eb(`${command}: ${message.split(/\.\s/, 1)[0].replace(/\.$/, '')} (${help})`);
+}
+/**
+ * A flag of one value given twice with two values (`--fail-verdicts fail … --fail-verdicts none`):
+ * the parser keeps the later, which would decide unseen. Refused in one line; the same value twice,
+ * a switch twice and a repeatable flag are no contradiction. Call after the command's own parse.
+ */
+function refuseRepeatedFlags(config, command) {
+    const { tokens } = (0,external_node_util_namespaceObject.parseArgs)({ ...config, tokens: true });
+    const seen = new Map();
+    for (const token of tokens) {
+        if (token.kind !== 'option')
+            continue;
+        const option = config.options?.[token.name];
+        if (!option || option.multiple || option.type === 'boolean')
+            continue;
+        if (seen.has(token.name) && seen.get(token.name) !== token.value) {
+            throw new errors/* UsageError */.eb(`${command}: --${token.name} is given twice (${JSON.stringify(seen.get(token.name))}, then ${JSON.stringify(token.value)}); give it once (profile-gate ${command} --help lists its options)`);
+        }
+        seen.set(token.name, token.value);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/dashboard-command.ts
 /**
  * `profile-gate dashboard --out DIR [INPUT...] [--from-artifacts ...]`: a static site (index.html,
@@ -6265,6 +5745,7 @@ async function buildDashboard(request) {
  * band, family shares, top-kernel changes, findings and verdicts per workload, change points and the
  * open regressions on top. It needs no server: open index.html, or publish DIR to GitHub Pages.
  */
+
 
 
 
@@ -6287,7 +5768,9 @@ function plural(count, one) {
     return `${count} ${count === 1 ? one : `${one}s`}`;
 }
 async function runDashboardCommand(argv, env = process.env) {
-    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, allowPositionals: true, strict: true, options: flagOptions('dashboard') });
+    const config = { args: argv, allowPositionals: true, strict: true, options: flagOptions('dashboard') };
+    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)(config);
+    refuseRepeatedFlags(config, 'dashboard');
     const options = readFlags(values, 'dashboard', env);
     const out = options.outDir;
     if (!out)
@@ -6377,6 +5860,7 @@ async function runDashboardCommand(argv, env = process.env) {
 
 
 
+
 const REPORT_HELP = `Usage: profile-gate report --out DIR [options] REPORT.json|DIR...
 
 Merges report.json files (directories are searched, e.g. the output of 'gh run download') into
@@ -6393,7 +5877,9 @@ function acceptedByClaim(accepted, now = new Date()) {
     return { by: accepted.login, via: 'cli', at: now.toISOString(), targets: [], ...(accepted.reason ? { reason: accepted.reason } : {}) };
 }
 async function runReportCommand(args) {
-    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args, allowPositionals: true, strict: true, options: flagOptions('report') });
+    const config = { args: args, allowPositionals: true, strict: true, options: flagOptions('report') };
+    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)(config);
+    refuseRepeatedFlags(config, 'report');
     const options = readFlags(values, 'report');
     const out = options.outDir;
     if (!out)
@@ -6852,12 +6338,16 @@ function lastLine(text) {
 }
 /**
  * Inputs with every profiler report replaced by its exported CSV (in a temporary directory).
- * `log` receives the exact command before it runs.
+ * `log` receives the exact command before it runs. A report found in a folder (`skippable`) whose
+ * tool is not on PATH is left out and returned in `skipped` (its export is often beside it), unless
+ * nothing else is left to read.
  */
-async function exportProfilerReports(inputs, log) {
+async function exportProfilerReports(inputs, log, skippable = new Set()) {
     const probe = createSystemProbe();
     let dir;
     const out = [];
+    const skipped = [];
+    let firstMissing;
     for (const input of inputs) {
         const kind = profilerReportKind(input);
         if (!kind) {
@@ -6866,8 +6356,14 @@ async function exportProfilerReports(inputs, log) {
         }
         const tool = await probe.which(kind.tool);
         const shown = formatCommand(kind.exportArgs(kind.tool, input));
-        if (!tool)
-            throw new errors/* InputError */.dz(input, `${kind.label}, and ${kind.tool} is not on PATH to read it; export it where ${kind.tool} is installed and analyze the CSV: ${shown} > ${(0,external_node_path_.basename)(input)}.csv`);
+        if (!tool) {
+            const missing = new errors/* InputError */.dz(input, `${kind.label}, and ${kind.tool} is not on PATH to read it; export it where ${kind.tool} is installed and analyze the CSV: ${shown} > ${(0,external_node_path_.basename)(input)}.csv`);
+            if (!skippable.has(input))
+                throw missing;
+            firstMissing ??= missing;
+            skipped.push({ path: input, reason: missing.expected });
+            continue;
+        }
         dir ??= (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_namespaceObject.tmpdir)(), 'profile-gate-export-'));
         const csv = (0,external_node_path_.join)(dir, `${out.length}-${(0,external_node_path_.basename)(input)}.csv`);
         log(`${input}: ${kind.label}; running ${shown}`);
@@ -6878,7 +6374,9 @@ async function exportProfilerReports(inputs, log) {
         }
         out.push(csv);
     }
-    return out;
+    if (out.length === 0 && firstMissing)
+        throw firstMissing;
+    return { inputs: out, skipped };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/run-metadata.ts
@@ -7202,6 +6700,8 @@ async function startServer(groups, step, plan, options) {
     return failure(`did not answer 200 on ${plan.healthUrl} within ${Math.round(options.readyTimeoutMs / 1000)} s`, true);
 }
 
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/runner/line-splitter.ts
 /**
  * Splitting a byte stream into lines with a bounded buffer. Bytes are held until a line ends and
@@ -7294,6 +6794,7 @@ class LineSplitter {
  * command workload's capture globs, found in a profiler's output folder, and derived (a profiled
  * `max generate` console without its timings, which profiling distorts).
  */
+
 
 
 
@@ -7423,10 +6924,7 @@ async function checkOutput(path, kind, options = {}) {
     return problem ? { ok: false, reason: problem } : { ok: true, bytes: size };
 }
 const NO_METRIC_LINES = 'holds no {"metric": …, "value": …} line (print one per result, e.g. {"metric": "decode_tok_s", "value": 123.4}, to compare throughput)';
-/** Where the metric lines of a long workload console are gathered (next to its log). */
-function consoleMetricsPath(logPath) {
-    return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
-}
+
 /** Copy the metric lines of `from` into `to`, streamed line by line (bounded lines); returns how many. */
 async function extractMetricLines(from, to) {
     const out = (0,external_node_fs_.createWriteStream)(to);
@@ -7482,7 +6980,7 @@ async function consoleAnalysisFile(path) {
     // Whole, only where the analysis would read it as the same format (not for its tables).
     if (sniffed && file.sizeBytes <= input_file/* SNIFF_BYTES */.dD && registry/* IMPORTERS */.a.find((importer) => importer.sniff(file.head)) === sniffed)
         return { ok: true, path, bytes: check.bytes };
-    const metrics = consoleMetricsPath(path);
+    const metrics = (0,input_paths.consoleMetricsPath)(path);
     const extracted = await extractMetricLines(path, metrics);
     if (extracted.found === 0)
         return { ok: false, reason: noMetricLines(extracted.prose) };
@@ -8232,10 +7730,34 @@ const STEP_RUNNERS = {
  */
 
 
+/**
+ * Measured runs whose console gave no metric line while the other measured runs' of their side did:
+ * each gave no sample, so the comparison rests on fewer runs than planned. Named, in place of the
+ * general note that a console was unread.
+ */
+function runsWithoutSamples(plan, done) {
+    const ok = new Set(done.records.filter((record) => record.status === 'ok').map((record) => record.id));
+    const notices = [];
+    for (const side of [undefined, 'base']) {
+        const measured = plan.steps.filter((step) => step.role === 'measured' && step.side === side && ok.has(step.id) && step.outputs.some((o) => o.kind === 'workload-console'));
+        const read = (id) => done.files.some((file) => file.step === id && file.kind === 'workload-console');
+        const without = measured.filter((step) => !read(step.id));
+        if (without.length === 0 || without.length === measured.length)
+            continue;
+        const ids = without.map((step) => step.id);
+        notices.push({
+            code: 'workload-console-unread',
+            severity: 'warning',
+            message: `${ids.join(', ')} gave no sample: ${ids.length === 1 ? 'its console holds' : 'their consoles hold'} no {"metric": …, "value": …} line, unlike the other measured runs; ${measured.length - without.length} of ${measured.length} measured runs count`,
+        });
+    }
+    return notices;
+}
 /** The run's outcome: a run that ended ok with nothing to analyze (for either side) failed. */
 function outcomeOf(plan, done, cancelled, seconds) {
     const { records: steps, files, stopReason, stepProblems } = done;
-    const notices = done.context.notices;
+    const partial = runsWithoutSamples(plan, done);
+    const notices = partial.length ? [...done.context.notices.filter((notice) => notice.code !== 'workload-console-unread'), ...partial] : done.context.notices;
     const outcome = cancelled ? 'cancelled' : stopReason?.outcome ?? 'ok';
     const analysisInputs = files.filter((file) => file.analysis && !file.side).map((file) => file.path);
     const baseAnalysisInputs = files.filter((file) => file.analysis && file.side === 'base').map((file) => file.path);
@@ -8274,9 +7796,10 @@ async function executePlan(plan, deps) {
 
 
 
+
 const SNAPSHOT_INTERVAL_SECONDS = 0.5;
 function createStepBuilder(options, detected, context, profiler, sampling, base) {
-    const out = (...parts) => (base ? (0,external_node_path_.join)(context.outDir, 'base', ...parts) : (0,external_node_path_.join)(context.outDir, ...parts));
+    const out = (...parts) => (base ? (0,external_node_path_.join)(context.outDir, model_report/* BASE_SIDE_DIR */.Qk, ...parts) : (0,external_node_path_.join)(context.outDir, ...parts));
     const log = (id) => out('logs', `${id}.log`);
     const python = options.engine === 'max' ? detected.tools.python : 'python3';
     const step = (input) => {
@@ -8509,6 +8032,8 @@ function buildPlan(options, detected, context) {
         problems.push(`engine max: the max command is not on PATH. Install MAX: ${INSTALL.max}`);
     if (options.engine === 'max' && (hasFlag(options.maxArgs, '--model') || hasFlag(options.maxArgs, '--model-path')))
         problems.push('max-args: give the model with the model option, not --model/--model-path in max-args');
+    if (context.isFile?.(context.outDir))
+        problems.push(`out: ${context.outDir} is a file, not a folder; name a folder for the run's logs, captures and report`);
     const profiler = resolveProfiler(options, detected, notices);
     const sampling = Boolean(detected.vendor) && context.gpuSnapshotAvailable;
     // A GPU job on a box where no GPU is found (a broken driver, a runner without device access) would
@@ -9305,6 +8830,22 @@ function madeCapture(run, ids, side) {
     return run.files.some((file) => file.analysis && ids.has(file.step) && file.side === side);
 }
 /**
+ * Without a profiled run (the workload's own profiler, no profile-run), the measured runs collect the
+ * kernel capture: when runs finished and none wrote a file matching `captures`, it was not made.
+ */
+function measuredCaptureMissed(plan, run, side) {
+    const collecting = plan.steps.filter((step) => step.role === 'measured' && step.side === side && step.collect?.analysis);
+    if (plan.profiler !== 'torch' || collecting.length === 0)
+        return undefined;
+    const ids = new Set(collecting.map((step) => step.id));
+    if (run.files.some((file) => file.kind === 'workload-capture' && ids.has(file.step) && file.side === side))
+        return undefined;
+    if (!run.steps.some((record) => ids.has(record.id) && record.status === 'ok'))
+        return undefined;
+    const globs = collecting[0].collect.globs.join(', ');
+    return { path: globs, reason: `planned capture not made${side === 'base' ? ' (base build)' : ''}, so no kernel comparison, per-step time or kernel findings: no measured run wrote a file matching captures ${globs}` };
+}
+/**
  * The sides whose planned kernel capture did not reach the analysis, each as a skipped input: the
  * planned file and why (each capture step of the side that failed, in its own words).
  * A fallback that made the capture is no loss.
@@ -9314,8 +8855,12 @@ function lostCaptures(plan, run, extraSteps = []) {
     for (const side of [undefined, 'base']) {
         const planned = captureSteps(plan.steps, side);
         const profile = planned.find((step) => step.role === 'profile');
-        if (!profile)
+        if (!profile) {
+            const missed = measuredCaptureMissed(plan, run, side);
+            if (missed)
+                lost.push(missed);
             continue;
+        }
         const all = [...planned, ...captureSteps(extraSteps, side)];
         const ids = new Set(all.map((step) => step.id));
         if (madeCapture(run, ids, side))
@@ -9341,6 +8886,7 @@ function lostCaptures(plan, run, extraSteps = []) {
  * run the steps, hand the checked capture files to the analysis, and (when the analysis points at
  * one kernel) run the Nsight Compute deep dive and analyze again with it.
  */
+
 
 
 
@@ -9404,6 +8950,14 @@ async function prepareRun(options, prepare) {
         isDirectory: (path) => {
             try {
                 return (0,external_node_fs_.statSync)(path).isDirectory();
+            }
+            catch {
+                return false;
+            }
+        },
+        isFile: (path) => {
+            try {
+                return !(0,external_node_fs_.statSync)(path).isDirectory();
             }
             catch {
                 return false;
@@ -9514,11 +9068,11 @@ async function writeRunJson(plan, result, secrets) {
         seconds: run.seconds,
     };
     // Command lines quote what the workflow wrote, a `--token VALUE` included.
-    await (0,input_paths.writeOutput)((0,external_node_path_.join)(plan.outDir, 'run.json'), `${JSON.stringify((0,io_secrets/* redactValue */.FI)(data, secrets).value, null, 2)}\n`);
+    await (0,input_paths.writeOutput)((0,external_node_path_.join)(plan.outDir, model_report/* RUN_FILE */.zF), `${JSON.stringify((0,io_secrets/* redactValue */.FI)(data, secrets).value, null, 2)}\n`);
 }
 /** Remove what an earlier run into the same folder left at the paths this plan writes (only those). */
 async function clearPlannedFiles(plan) {
-    const paths = new Set([(0,external_node_path_.join)(plan.outDir, 'run.json'), plan.deepDive.csvFile, plan.deepDive.logFile]);
+    const paths = new Set([(0,external_node_path_.join)(plan.outDir, model_report/* RUN_FILE */.zF), plan.deepDive.csvFile, plan.deepDive.logFile]);
     for (const step of plan.steps) {
         paths.add(step.logFile);
         if (step.stdoutFile)
@@ -9532,7 +9086,7 @@ async function clearPlannedFiles(plan) {
         for (const output of step.outputs) {
             paths.add(output.path);
             if (output.kind === 'workload-console')
-                paths.add(consoleMetricsPath(output.path));
+                paths.add((0,input_paths.consoleMetricsPath)(output.path));
         }
     }
     const ours = [...paths].filter((path) => path.startsWith(`${plan.outDir}/`));
@@ -9543,7 +9097,7 @@ async function clearPlannedFiles(plan) {
  * artifact holding the run is never read as two reports (matrix merge, baseline download, dashboard).
  */
 function baseReportPath(plan) {
-    return (0,external_node_path_.join)(plan.outDir, 'base', 'baseline-report.json');
+    return (0,external_node_path_.join)(plan.outDir, model_report/* BASE_SIDE_DIR */.Qk, 'baseline-report.json');
 }
 /**
  * The head's files that hold its timeline but were not read by the analysis (the nsys SQLite export
@@ -9754,44 +9308,6 @@ async function runJob(plan, deps) {
     return result;
 }
 
-;// CONCATENATED MODULE: ./src/cli/flag-errors.ts
-/**
- * The argument parser's errors (node:util parseArgs) as one line a user can act on: the flag named
- * as typed, the nearest flag the command has when one is close ("did you mean --baseline?"), and
- * where the command's flags are listed. The parser's own text (its advice about `--`, with an
- * unbalanced quote) never reaches the user.
- */
-
-/**
- * A parseArgs error of `command` as a usage error of one line; anything else unchanged.
- * `flags` are the command's flag names without dashes.
- */
-function flagUsageError(error, command, flags) {
-    const code = String(error?.code ?? '');
-    if (!code.startsWith('ERR_PARSE_ARGS'))
-        return error;
-    const message = error.message;
-    const help = `profile-gate ${command} --help lists its options`;
-    const unknown = /^Unknown option '([^']+)'/.exec(message);
-    if (unknown) {
-        const given = unknown[1];
-        const [name] = given.split('=', 1);
-        const guess = (0,errors/* nearest */.pA)(name, flags.map((flag) => `--${flag}`));
-        return new errors/* UsageError */.eb(`${command}: unknown option ${name}${guess ? `; did you mean ${guess}?` : ''} (${help})`);
-    }
-    const missing = /^Option '(?:-\w, )?(--?[^' ]+)(?: <value>)?' argument missing/.exec(message);
-    if (missing)
-        return new errors/* UsageError */.eb(`${command}: ${missing[1]} takes a value (${help})`);
-    const noValue = /^Option '(?:-\w, )?(--?[^' ]+)' does not take an argument/.exec(message);
-    if (noValue)
-        return new errors/* UsageError */.eb(`${command}: ${noValue[1]} is a switch and takes no value (${help})`);
-    const positional = /^Unexpected argument '([^']*)'/.exec(message);
-    if (positional)
-        return new errors/* UsageError */.eb(`${command}: unexpected argument ${JSON.stringify(positional[1])}; ${command} takes only options (${help})`);
-    // Another parser error: its first sentence, without the parser's advice.
-    return new errors/* UsageError */.eb(`${command}: ${message.split(/\.\s/, 1)[0].replace(/\.$/, '')} (${help})`);
-}
-
 ;// CONCATENATED MODULE: ./src/cli/run-command.ts
 /**
  * `profile-gate run`: the CI job on your own box. Same options as the action's inputs (as --flags),
@@ -9898,7 +9414,7 @@ function joinFlagValues(argv) {
     return joined;
 }
 function parseRunArgs(argv) {
-    return (0,external_node_util_namespaceObject.parseArgs)({
+    const config = {
         args: joinFlagValues(argv),
         strict: true,
         allowPositionals: false,
@@ -9906,7 +9422,10 @@ function parseRunArgs(argv) {
             ...flagOptions('run'),
             help: { type: 'boolean', short: 'h' },
         },
-    });
+    };
+    const parsed = (0,external_node_util_namespaceObject.parseArgs)(config);
+    refuseRepeatedFlags(config, 'run');
+    return parsed;
 }
 async function runCommandWith(argv, deps = {}) {
     // The terminal is a CI job's log: the workload's lines lose their secrets there too.
@@ -9956,7 +9475,7 @@ async function runCommandWith(argv, deps = {}) {
         // On a signal: the groups are stopped, then run.json (marked cancelled) is written before the exit.
         const restoreSignals = deps.noSignalHandlers
             ? () => undefined
-            : groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups; ${(0,external_node_path_.join)(plan.outDir, 'run.json')} says what finished\n`) });
+            : groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups; ${(0,external_node_path_.join)(plan.outDir, model_report/* RUN_FILE */.zF)} says what finished\n`) });
         const analyze = deps.analyze ?? defaultAnalyze;
         // The captures of the head's last analysis: what profile.json and the clean traces are written from.
         let read = [];
@@ -9980,7 +9499,7 @@ async function runCommandWith(argv, deps = {}) {
             restoreSignals();
         }
         const { run } = result;
-        write(`\nrun ${run.outcome} in ${run.seconds.toFixed(1)} s; ${run.analysisInputs.length} capture file(s); details in ${(0,external_node_path_.join)(plan.outDir, 'run.json')}\n`);
+        write(`\nrun ${run.outcome} in ${run.seconds.toFixed(1)} s; ${run.analysisInputs.length} capture file(s); details in ${(0,external_node_path_.join)(plan.outDir, model_report/* RUN_FILE */.zF)}\n`);
         if (run.outcome !== 'ok') {
             process.stderr.write(`profile-gate: run ${run.outcome}: ${(0,inert_text/* inertLine */.Fq)(run.message ?? '')}\n`);
             return errors/* EXIT_RUN_FAILED */.Vm;
@@ -9990,7 +9509,7 @@ async function runCommandWith(argv, deps = {}) {
         if (result.baseReport)
             write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
         await writeReport(result.report, plan.outDir, write);
-        const { writeDerivedFiles } = await __nccwpck_require__.e(/* import() */ 109).then(__nccwpck_require__.bind(__nccwpck_require__, 6109));
+        const { writeDerivedFiles } = await __nccwpck_require__.e(/* import() */ 334).then(__nccwpck_require__.bind(__nccwpck_require__, 1334));
         const derived = await writeDerivedFiles(plan.outDir, result.report, read, secrets, { traceInputs: traceInputs(run) });
         for (const line of derived.unread)
             write(`profile-gate: ${line}\n`);
@@ -10509,6 +10028,8 @@ async function scrubForUpload(files, options) {
 
 
 
+
+
 const SCRUB_HELP = `Usage: profile-gate scrub --out DIR [options] PATH...
 
 Copies the files under each PATH into DIR, keeping their layout, as the action uploads them: every
@@ -10534,13 +10055,16 @@ async function filesUnder(path) {
     return entries.filter((entry) => entry.isFile()).map((entry) => (0,external_node_path_.resolve)(entry.parentPath, entry.name)).sort();
 }
 async function runScrubCommand(argv, env = process.env) {
-    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, allowPositionals: true, strict: true, options: flagOptions('scrub') });
+    const config = { args: argv, allowPositionals: true, strict: true, options: flagOptions('scrub') };
+    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)(config);
+    refuseRepeatedFlags(config, 'scrub');
     const options = readFlags(values, 'scrub', env);
     if (!options.outDir)
         throw new errors/* UsageError */.eb('scrub: --out DIR is required');
     if (!positionals.length)
         throw new errors/* UsageError */.eb('scrub: expected at least one PATH to scrub');
     const out = (0,external_node_path_.resolve)(options.outDir);
+    await (0,input_paths.makeOutputFolder)(out, 'the scrubbed files');
     const secrets = (0,io_secrets/* secretsFromEnv */.zr)(env, options.redactEnv);
     const files = [];
     for (const path of positionals) {
@@ -10565,6 +10089,7 @@ async function runScrubCommand(argv, env = process.env) {
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
  * (0 ok, 1 the gate failed, 2 bad input or usage). Errors a user can cause print one line.
  */
+
 
 
 
@@ -10663,6 +10188,25 @@ function checkOutputs(outputs) {
     if (outputs.json === '-' && outputs.markdown === '-')
         throw new errors/* UsageError */.eb('--json - and --markdown - both write to stdout; send one of them to a file');
 }
+/**
+ * A report written over a capture would destroy it: an output named among the inputs, or one where a
+ * capture already is (`--json` given no file name takes the next word, the first capture, as it).
+ */
+async function refuseOutputOverInput(outputs, files) {
+    const inputs = new Set(files.map((file) => (0,external_node_path_.resolve)(file)));
+    for (const [flag, target] of [['--json', outputs.json], ['--markdown', outputs.markdown]]) {
+        if (!target || target === '-')
+            continue;
+        if (inputs.has((0,external_node_path_.resolve)(target))) {
+            throw new errors/* UsageError */.eb(`${flag} ${target}: it is one of the inputs; expected a new file to write the report to (the capture would be overwritten)`);
+        }
+        const isFile = await (0,promises_.stat)(target).then((info) => info.isFile(), () => false);
+        const format = isFile ? await captureFormatOf(target) : undefined;
+        if (format) {
+            throw new errors/* UsageError */.eb(`${flag} ${target}: a capture (${format}) is there; expected a new file to write the report to, or a report to replace (was the file name left out after ${flag}?)`);
+        }
+    }
+}
 async function emit(report, outputs, failVerdicts = verdict/* DEFAULT_FAIL_VERDICTS */.Od) {
     if (outputs.json)
         await (0,input_paths.writeOutput)(outputs.json, (0,json.serializeReport)(report));
@@ -10673,12 +10217,9 @@ async function emit(report, outputs, failVerdicts = verdict/* DEFAULT_FAIL_VERDI
     return verdictExitCode(report, failVerdicts);
 }
 async function runAnalyze(args, defaultInputs) {
-    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
-        args,
-        allowPositionals: true,
-        strict: true,
-        options: flagOptions('analyze'),
-    });
+    const config = { args, allowPositionals: true, strict: true, options: flagOptions('analyze') };
+    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)(config);
+    refuseRepeatedFlags(config, 'analyze');
     const options = readFlags(values, 'analyze', process.env);
     checkOutputs(options);
     const run = resolveRunMetadata(options, process.env, systemGit);
@@ -10695,13 +10236,18 @@ async function runAnalyze(args, defaultInputs) {
         warn: (line) => process.stderr.write(`warning: ${(0,inert_text/* inertLine */.Fq)(line)}\n`),
         ...(options.strict ? { strict: true, strictOption: '--strict' } : {}),
     });
+    await refuseOutputOverInput(options, files);
+    const exported = await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${(0,inert_text/* inertLine */.Fq)(line)}\n`), options.strict ? new Set() : fromDirectories);
+    for (const left of exported.skipped)
+        process.stderr.write(`warning: ${(0,inert_text/* inertLine */.Fq)(`left out ${left.path}: ${left.reason}`)}\n`);
+    const leftOut = [...skipped, ...exported.skipped];
     const analyzeOptions = {
-        inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${(0,inert_text/* inertLine */.Fq)(line)}\n`)),
+        inputs: exported.inputs,
         ...(options.allowMixed ? { allowMixed: true } : {}),
         ...(options.strict ? {} : { skippable: fromDirectories }),
         ...(options.smiColumns ? { ingest: { smiColumns: options.smiColumns } } : {}),
         ...(options.format ? { format: options.format } : {}),
-        ...(skipped.length ? { skippedInputs: skipped } : {}),
+        ...(leftOut.length ? { skippedInputs: leftOut } : {}),
         families,
         run,
         baseline,
@@ -10717,7 +10263,9 @@ async function runAnalyze(args, defaultInputs) {
  * baseline, the unfused-attention variant the head. A failing verdict is shown, not turned into exit 1.
  */
 async function runDemo(args) {
-    const { values } = (0,external_node_util_namespaceObject.parseArgs)({ args, strict: true, options: flagOptions('demo') });
+    const config = { args, strict: true, options: flagOptions('demo') };
+    const { values } = (0,external_node_util_namespaceObject.parseArgs)(config);
+    refuseRepeatedFlags(config, 'demo');
     const options = readFlags(values, 'demo');
     checkOutputs(options);
     const samples = samplesDirectory();
@@ -10762,6 +10310,7 @@ async function main(argv) {
                 process.stdout.write(`${version/* TOOL_VERSION */.w}\n`);
                 return errors/* EXIT_OK */.Ij;
             case undefined:
+                throw new errors/* UsageError */.eb('expected a command: analyze, run, report, dashboard, scrub or demo (profile-gate --help lists them)');
             case '--help':
             case '-h':
             case 'help':
@@ -11412,7 +10961,7 @@ function parseThresholds(texts, name) {
                 const problem = thresholdKeyProblem(key);
                 if (problem)
                     throw new errors/* UsageError */.eb(`${name}: ${item}: ${problem}`);
-                thresholds[key] = parseStepTimeMs(`${name}: ${item}`, item.slice(eq + 1));
+                setOnce(thresholds, key, parseStepTimeMs(`${name}: ${item}`, item.slice(eq + 1)), `${name}: ${item}`, ' ms');
                 continue;
             }
             const value = item.slice(eq + 1).trim().replace(/%$/, '');
@@ -11424,10 +10973,17 @@ function parseThresholds(texts, name) {
             const problem = thresholdKeyProblem(key);
             if (problem)
                 throw new errors/* UsageError */.eb(`${name}: ${item}: ${problem}`);
-            thresholds[key] = number;
+            setOnce(thresholds, key, number, `${name}: ${item}`, '');
         }
     }
     return thresholds;
+}
+/** A threshold given twice must agree: with two values, the later would silently decide. */
+function setOnce(thresholds, key, value, where, unit) {
+    const set = thresholds[key];
+    if (set !== undefined && set !== value)
+        throw new errors/* UsageError */.eb(`${where}: ${key} is already set to ${set}${unit}; give each threshold once`);
+    thresholds[key] = value;
 }
 /** The kernel a threshold key names (`kernel:X`, `kernel-time:kernel:X`), or undefined for another key. */
 function thresholdKernel(key) {
@@ -16134,6 +15690,210 @@ function describeError(error) {
 
 /***/ }),
 
+/***/ 407:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  ny: () => (/* binding */ CONTEXT_FILE),
+  GN: () => (/* binding */ reportsInZip),
+  Qk: () => (/* binding */ unreadableReason)
+});
+
+// EXTERNAL MODULE: ./src/model/report.ts + 1 modules
+var report = __nccwpck_require__(949);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+// EXTERNAL MODULE: ./src/model/read-report.ts + 2 modules
+var read_report = __nccwpck_require__(8731);
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/github/zip-reader.ts
+/**
+ * Reading chosen files out of a zip archive (a downloaded workflow artifact) through its central
+ * directory: stored and deflated entries, sizes capped before and while inflating, CRC-32 checked.
+ * The archive is untrusted: every offset is bounds-checked, and ZIP64 and encryption are refused.
+ * Inflating is node:zlib's; only the directory walk is ours, because the caps must hold per entry,
+ * in total and in entry count before any byte is inflated, and the zip libraries on npm either
+ * extract to disk (unzip-stream, extract-zip) or trust the declared sizes for their buffers.
+ */
+
+const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
+const CENTRAL_ENTRY = 0x02014b50;
+const LOCAL_ENTRY = 0x04034b50;
+const CRC_TABLE = (() => {
+    const table = new Uint32Array(256);
+    for (let n = 0; n < 256; n += 1) {
+        let c = n;
+        for (let k = 0; k < 8; k += 1)
+            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        table[n] = c >>> 0;
+    }
+    return table;
+})();
+function crc32(data) {
+    let c = 0xffffffff;
+    for (let i = 0; i < data.length; i += 1)
+        c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+}
+class ZipError extends Error {
+    name = 'ZipError';
+}
+function need(zip, at, length, what) {
+    if (at < 0 || at + length > zip.length)
+        throw new ZipError(`${what} at byte ${at} runs past the end of the archive (${zip.length} bytes)`);
+}
+/** The end-of-central-directory record: within the last 64 KiB + 22 bytes (its comment is at most 64 KiB). */
+function findEnd(zip) {
+    for (let at = zip.length - 22; at >= Math.max(0, zip.length - 22 - 0xffff); at -= 1) {
+        if (zip.readUInt32LE(at) === END_OF_CENTRAL_DIRECTORY)
+            return at;
+    }
+    throw new ZipError('not a zip archive: no end-of-central-directory record');
+}
+/**
+ * The entries whose name passes `wanted`, inflated one at a time as the caller asks for the next,
+ * so at most one entry's data is held here. Every cap is checked before inflating and while
+ * inflating: a small archive cannot inflate into gigabytes, and entries that share one stored
+ * body (a directory of 65,000 names pointing at the same data) are refused at the second name.
+ */
+function* zipEntries(zip, wanted, caps) {
+    if (zip.length < 22)
+        throw new ZipError(`not a zip archive: ${zip.length} bytes`);
+    const end = findEnd(zip);
+    const count = zip.readUInt16LE(end + 10);
+    let at = zip.readUInt32LE(end + 16);
+    if (count === 0xffff || at === 0xffffffff)
+        throw new ZipError('ZIP64 archives are not supported');
+    if (count > caps.maxEntries)
+        throw new ZipError(`${count} entries; expected at most ${caps.maxEntries}`);
+    const bodies = new Set();
+    let total = 0;
+    for (let i = 0; i < count; i += 1) {
+        need(zip, at, 46, 'a central directory entry');
+        if (zip.readUInt32LE(at) !== CENTRAL_ENTRY)
+            throw new ZipError(`bad central directory entry at byte ${at}`);
+        const flags = zip.readUInt16LE(at + 8);
+        const method = zip.readUInt16LE(at + 10);
+        const crc = zip.readUInt32LE(at + 16);
+        const compressedSize = zip.readUInt32LE(at + 20);
+        const size = zip.readUInt32LE(at + 24);
+        const nameLength = zip.readUInt16LE(at + 28);
+        const extraLength = zip.readUInt16LE(at + 30);
+        const commentLength = zip.readUInt16LE(at + 32);
+        const localAt = zip.readUInt32LE(at + 42);
+        need(zip, at + 46, nameLength, 'an entry name');
+        const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+        at += 46 + nameLength + extraLength + commentLength;
+        if (name.endsWith('/') || !wanted(name))
+            continue;
+        if (flags & 1)
+            throw new ZipError(`${name}: encrypted entries are not supported`);
+        if (compressedSize === 0xffffffff || size === 0xffffffff)
+            throw new ZipError(`${name}: ZIP64 entries are not supported`);
+        if (size > caps.maxEntryBytes)
+            throw new ZipError(`${name}: ${size} bytes uncompressed; expected at most ${caps.maxEntryBytes}`);
+        if (total + size > caps.maxTotalBytes)
+            throw new ZipError(`${name}: the entries read add up to more than ${caps.maxTotalBytes} bytes uncompressed; stopped reading`);
+        if (bodies.has(localAt))
+            throw new ZipError(`${name}: shares its data at byte ${localAt} with another entry; a well-formed archive stores each file once`);
+        bodies.add(localAt);
+        need(zip, localAt, 30, `the local header of ${name}`);
+        if (zip.readUInt32LE(localAt) !== LOCAL_ENTRY)
+            throw new ZipError(`${name}: bad local header at byte ${localAt}`);
+        const dataAt = localAt + 30 + zip.readUInt16LE(localAt + 26) + zip.readUInt16LE(localAt + 28);
+        need(zip, dataAt, compressedSize, `the data of ${name}`);
+        const raw = zip.subarray(dataAt, dataAt + compressedSize);
+        let data;
+        if (method === 0)
+            data = Buffer.from(raw);
+        else if (method === 8) {
+            try {
+                data = (0,external_node_zlib_.inflateRawSync)(raw, { maxOutputLength: Math.max(1, Math.min(caps.maxEntryBytes, caps.maxTotalBytes - total)) });
+            }
+            catch (error) {
+                throw new ZipError(`${name}: cannot inflate it within ${Math.min(caps.maxEntryBytes, caps.maxTotalBytes - total)} bytes (${error.message})`);
+            }
+        }
+        else
+            throw new ZipError(`${name}: compression method ${method}; expected stored (0) or deflate (8)`);
+        if (data.length !== size)
+            throw new ZipError(`${name}: ${data.length} bytes inflated; the directory says ${size}`);
+        if (crc32(data) !== crc)
+            throw new ZipError(`${name}: CRC-32 mismatch; the archive is corrupt`);
+        total += data.length;
+        yield { name, data };
+    }
+}
+/** Every wanted entry at once, for small archives; `maxEntryBytes` bounds each and their sum. */
+function readZipEntries(zip, wanted, maxEntryBytes, caps = {}) {
+    return [...zipEntries(zip, wanted, { maxEntries: 100_000, maxEntryBytes, maxTotalBytes: maxEntryBytes * 4, ...caps })];
+}
+
+;// CONCATENATED MODULE: ./src/github/report-artifacts.ts
+/**
+ * Reports out of downloaded artifact zips: untrusted bytes (a fork's workflow may have written them)
+ * read within the limits, one report at a time. Each report.json is size-capped, JSON-parsed and
+ * migrated or refused (a newer schema says so); the caller reduces it before asking for the next.
+ */
+
+
+
+
+/** What lets a later workflow find the PR a report belongs to (written beside report.json). */
+const CONTEXT_FILE = 'context.json';
+const MAX_CONTEXT_BYTES = 64 * 1024;
+const named = (file) => (name) => name === file || name.endsWith(`/${file}`);
+function parseReport(data, source) {
+    return (0,read_report/* parseReportText */.V)(data.toString('utf8'), source);
+}
+function folderOf(path) {
+    const at = path.lastIndexOf('/');
+    return at < 0 ? '' : path.slice(0, at + 1);
+}
+/**
+ * The reports in one artifact zip, one at a time. A broken archive or a broken cap throws a
+ * ZipError (the artifact as a whole is unreadable); a report that does not parse is yielded as an error.
+ */
+function* reportsInZip(zip, source, limits) {
+    const caps = { maxEntries: limits.maxEntries, maxEntryBytes: limits.maxReportBytes, maxTotalBytes: limits.maxUnzippedBytes };
+    const contexts = new Map();
+    for (const entry of zipEntries(zip, named(CONTEXT_FILE), { ...caps, maxEntryBytes: MAX_CONTEXT_BYTES, maxTotalBytes: MAX_CONTEXT_BYTES * 16 })) {
+        try {
+            contexts.set(folderOf(entry.name), JSON.parse(entry.data.toString('utf8')));
+        }
+        catch {
+            // An unreadable context.json only costs the PR lookup; the report is still read.
+        }
+    }
+    for (const entry of zipEntries(zip, named(report/* REPORT_FILE */.Uq), caps)) {
+        const path = `${source}/${entry.name}`;
+        try {
+            const report = parseReport(entry.data, path);
+            const context = contexts.get(folderOf(entry.name));
+            yield { path, report, ...(context !== undefined ? { context } : {}) };
+        }
+        catch (error) {
+            if (!(error instanceof errors/* InputError */.dz))
+                throw error;
+            yield { path, error: error.expected };
+        }
+    }
+}
+/** One line for an artifact that could not be read at all. */
+function unreadableReason(error) {
+    if (error instanceof ZipError)
+        return `not a readable zip: ${error.message}`;
+    if (error instanceof errors/* InputError */.dz)
+        return error.expected;
+    return error.message;
+}
+
+
+/***/ }),
+
 /***/ 1376:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -17069,7 +16829,8 @@ function readRow(columns, cells, devices, ctx) {
  *   `batch` (sequences per step, so tokens per decode step), when every run gives the same whole number,
  *   is the environment's batch (time per step is read from tok/s with it).
  * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
- * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
+ * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read;
+ * a record the file stops inside (its last line, no newline, not whole JSON) is counted as data loss.
  * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction). A record
  * whose value is not a finite number up to 2^53 − 1 (`null` for a failed measurement, `"n/a"`, 1e300) is
  * dropped alone and counted as data loss (UNREADABLE_METRIC_STAT): the analysis says so in the verdict's
@@ -17121,7 +16882,10 @@ function shownValue(value) {
         return false;
     },
     async read(file, ctx) {
-        const lines = (await file.text()).split(/\r?\n/);
+        const text = await file.text();
+        const lines = text.split(/\r?\n/);
+        // The file stops inside its last line (no newline after it): a record there was cut off, not printed whole.
+        const cutLine = /\n\s*$/.test(text) || lines.at(-1).trim() === '' ? -1 : lines.length - 1;
         const metrics = [];
         const timedWindows = [];
         const batches = new Set();
@@ -17135,6 +16899,10 @@ function shownValue(value) {
             if (line.trim() === '')
                 return;
             const record = asMetricRecord(line);
+            if (!record && index === cutLine && /^\s*\{/.test(line)) {
+                ctx.count('truncated-last-line', 'data-loss', `line ${index + 1} is cut off (the writer stopped mid-line): a metric record is missing`);
+                return;
+            }
             if (!record) {
                 ctx.count('non-metric-line', 'info', 'workload output that is not a metric record');
                 return;
@@ -17349,13 +17117,21 @@ const EXCLUDED_GAP_MEDIAN_FACTOR = 1000;
 const SET_UP_KERNEL_SHARE = 0.02;
 class OpLog {
     count = 0;
-    // Reserved large: rows not written cost no memory (columns.ts).
-    starts = new Float64Array(columns/* RESERVED_ROWS */.X);
-    ends = new Float64Array(columns/* RESERVED_ROWS */.X);
-    devices = new Int32Array(columns/* RESERVED_ROWS */.X);
-    correlations = new Float64Array(columns/* RESERVED_ROWS */.X);
+    starts;
+    ends;
+    devices;
+    correlations;
     /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
-    kind = new Uint8Array(columns/* RESERVED_ROWS */.X);
+    kind;
+    /** `expectedRows`: how many ops the reader expects (columns.ts); more still fit. */
+    constructor(expectedRows = columns/* INITIAL_ROWS */.$) {
+        const rows = Math.max(1, expectedRows);
+        this.starts = new Float64Array(rows);
+        this.ends = new Float64Array(rows);
+        this.devices = new Int32Array(rows);
+        this.correlations = new Float64Array(rows);
+        this.kind = new Uint8Array(rows);
+    }
     push(start, end, device, correlation, kind) {
         if (this.count === this.starts.length)
             this.grow();
@@ -17754,15 +17530,15 @@ function buildTimeline(ops, windows, counts) {
  * launched them are per process, not per device), and it has no graph-launch count.
  */
 function deviceTimelines(ops, windows, counts) {
-    const devices = new Set();
+    const devices = new Map();
     for (let k = 0; k < ops.count; k++)
-        devices.add(ops.devices[k]);
+        devices.set(ops.devices[k], (devices.get(ops.devices[k]) ?? 0) + 1);
     if (devices.size < 2)
         return [];
-    return [...devices]
+    return [...devices.keys()]
         .sort((a, b) => a - b)
         .map((device) => {
-        const own = new OpLog();
+        const own = new OpLog(devices.get(device));
         let kernels = 0;
         for (let k = 0; k < ops.count; k++) {
             if (ops.devices[k] !== device)
@@ -18166,7 +17942,7 @@ function timelineFrom(dispatches, isCollective) {
     // Device numbers as kernelsFrom gives them: the agents' index in numeric order.
     const device = deviceOfAgent(dispatches);
     const kinds = dispatches.nameList.map((name) => (isCollective(name) ? OP_COLLECTIVE : OP_KERNEL));
-    const ops = new OpLog();
+    const ops = new OpLog(dispatches.count);
     for (let k = 0; k < dispatches.count; k++)
         ops.push(dispatches.starts[k], dispatches.ends[k], device[dispatches.agents[k]], NaN, kinds[dispatches.names[k]]);
     const counts = { kernelLaunches: dispatches.count, graphLaunches: 0, graphCorrelations: new Set() };
@@ -18175,11 +17951,11 @@ function timelineFrom(dispatches, isCollective) {
 /** The dispatches as trace events (the record is bounded; see model/trace-events.ts). */
 function traceFrom(dispatches) {
     const device = deviceOfAgent(dispatches);
-    const trace = new trace_events/* TraceEvents */.D2();
+    const trace = new trace_events/* TraceEvents */.D2(undefined, dispatches.count);
     for (let k = 0; k < dispatches.count; k++) {
         trace.add('kernel', dispatches.nameList[dispatches.names[k]], dispatches.starts[k], dispatches.ends[k] - dispatches.starts[k], device[dispatches.agents[k]], 0);
     }
-    return trace;
+    return trace.seal();
 }
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/categories.ts
@@ -20240,11 +20016,9 @@ class GenerationFacts {
  * (4 once a value passes 65,534); an id past DENSE_ID_LIMIT (corrupt or foreign) goes to a map.
  */
 const DENSE_ID_LIMIT = 1 << 26;
-/** Ids the dense table has room for from the start: pages of ids never set cost no memory (columns.ts). */
-const RESERVED_IDS = 1 << 21;
 class IdTable {
     /** value + 1 per id; 0: none. */
-    dense = new Uint16Array(RESERVED_IDS);
+    dense = new Uint16Array(1024);
     sparse = new Map();
     set(id, value) {
         if (id >= DENSE_ID_LIMIT) {
@@ -20903,7 +20677,16 @@ class PythonFrames {
 
 
 
+
 const PH_COMPLETE = 88; // 'X'
+/**
+ * Rows to start the op log and the trace record with, from the file's size (model/columns.ts):
+ * Kineto traces hold a kernel or copy per 1–4 KB of JSON (kernel-heavy ones per 1 KB) and an event
+ * per 150–400 bytes; a gzipped trace is about a tenth of its JSON. A miss only means growing.
+ */
+const BYTES_PER_GPU_OP = 1000;
+const BYTES_PER_EVENT = 300;
+const GZIP_RATIO = 10;
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
 const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
 /**
@@ -21005,9 +20788,9 @@ class TraceSummary {
         graphLaunch: GRAPH_LAUNCH_CALL.test(name),
         capture: captureRole(name),
     }));
-    ops = new OpLog();
+    ops;
     /** The events as read, for the clean trace profile-gate writes (bounded). */
-    trace = new trace_events/* TraceEvents */.D2();
+    trace;
     /** The trace record's clock: the ts of the first event recorded, so host and GPU events share it. */
     traceBaseUs;
     /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
@@ -21030,8 +20813,12 @@ class TraceSummary {
     members = new Map();
     cpuSteps = new Map();
     gpuSteps = new Map();
-    constructor(ctx) {
+    /** `size`: the trace file's size, from which the op log and the trace record take their first rows. */
+    constructor(ctx, size) {
         this.ctx = ctx;
+        const json = size ? size.bytes * (size.gzip ? GZIP_RATIO : 1) : 0;
+        this.ops = new OpLog(Math.max(columns/* INITIAL_ROWS */.$, Math.ceil(json / BYTES_PER_GPU_OP)));
+        this.trace = new trace_events/* TraceEvents */.D2(undefined, Math.max(columns/* INITIAL_ROWS */.$, Math.ceil(json / BYTES_PER_EVENT)));
     }
     member(key, bytes, start, end, offset) {
         try {
@@ -21629,7 +21416,7 @@ function generationOf(summary) {
         return /"traceEvents"\s*:/.test(text) || (/"schemaVersion"\s*:/.test(text) && /"deviceProperties"\s*:/.test(text));
     },
     async read(file, ctx) {
-        const summary = new TraceSummary(ctx);
+        const summary = new TraceSummary(ctx, { bytes: file.sizeBytes, gzip: file.gzip });
         const scanner = new TraceScanner(summary);
         await scanFile(file, scanner);
         try {
@@ -21662,7 +21449,7 @@ function generationOf(summary) {
             ...(hasTimeline ? { timeline: { ...buildTimeline(summary.ops, windows, counts), ...generationOf(summary) }, deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
             environment: kineto_json_environmentOf(summary),
             ...(notices.length ? { notices } : {}),
-            ...(summary.trace.count ? { trace: summary.trace } : {}),
+            ...(summary.trace.count ? { trace: summary.trace.seal() } : {}),
         };
     },
 }));
@@ -21742,6 +21529,11 @@ function readGpuKernelTable(path, lines, titleIndex, ctx) {
     }
     if (remainderNs > slackNs) {
         kernels.push({ name: UNLISTED_KERNELS, totalNs: Math.round(remainderNs), instances: 0 });
+        // A top-N table lists N rows whenever more kernels ran: fewer rows and time left over mean it was cut.
+        if (rows.length < Number(title[1])) {
+            ctx.count('kernel-rows-missing', 'data-loss', `the GPU table (line ${titleIndex + 1}) is titled the top ${title[1]} kernels but holds ${rows.length} rows: it is cut short, and ${Math.round(remainderNs)} ns of its total are kept as "${UNLISTED_KERNELS}"`);
+            return { kernels, next };
+        }
         ctx.count('unlisted-kernels', 'info', `the GPU table lists the top ${rows.length} kernels; ${Math.round(remainderNs)} ns of other kernels are kept as "${UNLISTED_KERNELS}"`);
     }
     return { kernels, next };
@@ -22143,6 +21935,7 @@ function unterminatedMetricLine(text, lines) {
         let toolVersion;
         let lastMetricLabel;
         let lastContentLine = '';
+        let cpuTitleLine;
         for (let i = 0; i < lines.length;) {
             const line = lines[i];
             if (line.trim() !== '')
@@ -22158,6 +21951,7 @@ function unterminatedMetricLine(text, lines) {
                 continue;
             }
             if (CPU_TITLE.test(line)) {
+                cpuTitleLine ??= i + 1;
                 const table = readCpuTable(file.path, lines, i);
                 cpuFunctions.push(...table.functions);
                 parts.add('cpu-table');
@@ -22203,6 +21997,11 @@ function unterminatedMetricLine(text, lines) {
             const message = `the metrics report is cut off (${where}): ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing; the ${metrics.length} metrics printed in full are read`;
             ctx.count('metrics-cut-off', 'data-loss', message);
             notices.push({ code: 'max-metrics-cut-off', severity: 'warning', message });
+        }
+        // --profile prints the GPU kernel table after the Python/CPU one, or a note on why there is none.
+        const saidWhy = notices.some((notice) => notice.severity !== 'info');
+        if (cpuTitleLine !== undefined && !parts.has('gpu-kernel-table') && !saidWhy) {
+            ctx.count('kernel-table-missing', 'data-loss', `the Python/CPU table of a --profile run is here (line ${cpuTitleLine}), but neither the GPU kernel table that follows it nor a note on why there is none: the log is cut short`);
         }
         if (parts.size === 0 && notices.length === 0) {
             throw new errors/* InputError */.dz(file.path, 'expected MAX generate output: a metrics report or a "=== Top N GPU kernels" table', '1');
@@ -25113,7 +24912,9 @@ function findColumns(header) {
     header.forEach((label, index) => {
         const { base, unit } = splitLabel(label);
         const timeScale = unit === undefined ? undefined : nsPerUnit(unit);
-        if ((base === 'Total Time' || base === 'Sum') && (unit === undefined || timeScale !== undefined)) {
+        if (base === 'Time' && unit === '%')
+            columns.percent = index;
+        else if ((base === 'Total Time' || base === 'Sum') && (unit === undefined || timeScale !== undefined)) {
             totalUnit = timeScale ?? 1;
             columns.total = { index, scale: totalUnit };
         }
@@ -25611,6 +25412,7 @@ function ranSilently(output) {
         const capture = {
             source: { path: file.path, format: 'nsys-gpu-time-util', parts: parts.length ? parts : [RULE], tool: 'nsys', ...(output.toolVersion ? { toolVersion: output.toolVersion } : {}) },
             notices,
+            environment: { vendor: 'nvidia' },
             ...(gpuTimeUtilPercent !== undefined ? { gpuTimeUtilPercent } : {}),
         };
         return capture;
@@ -25741,6 +25543,46 @@ function memopKind(name) {
     return 'memcpy-other';
 }
 /**
+ * nsys prints each row's Time (%) to one decimal, so a whole table adds up to 100 within half a
+ * tenth per row; a margin of half a point more keeps a complete table from ever being called short.
+ */
+function isShort(percent, rows) {
+    return percent < 100 - (0.05 * rows + 0.5);
+}
+/** Adds up a table's Time (%) column as its rows come; undefined when the table has none or a cell is no number. */
+class PercentTally {
+    c;
+    table;
+    part;
+    sum = 0;
+    rows = 0;
+    lastLine = 0;
+    readable;
+    constructor(c, table, part) {
+        this.c = c;
+        this.table = table;
+        this.part = part;
+        this.readable = c.percent !== undefined;
+    }
+    add(row) {
+        if (!this.readable)
+            return;
+        const value = parseNumber(row.cells[this.c.percent], true);
+        if (value === undefined || value < 0)
+            this.readable = false;
+        else {
+            this.sum += value;
+            this.rows++;
+            this.lastLine = row.line;
+        }
+    }
+    short() {
+        if (!this.readable || this.rows === 0 || !isShort(this.sum, this.rows))
+            return undefined;
+        return { part: this.part, headerLine: this.table.headerLine, lastLine: this.lastLine, rows: this.rows, percent: Math.round(this.sum * 10) / 10 };
+    }
+}
+/**
  * Where the rows of a table of `kind` go; undefined when a table of that kind was already read (the
  * caller adds a notice). The collected values are filled in as the rows come.
  */
@@ -25755,19 +25597,31 @@ function collectTable(path, table, kind, c, into, ctx) {
         if (into.kernels)
             return undefined;
         const kernels = new KernelRows(reader, c);
+        const tally = new PercentTally(c, table, CANONICAL.kernels);
         into.kernels = [];
-        return { row: (row) => kernels.add(row), end: () => void (into.kernels = kernels.kernels()) };
+        return {
+            row: (row) => (kernels.add(row), tally.add(row)),
+            end() {
+                into.kernels = kernels.kernels();
+                const short = tally.short();
+                if (short)
+                    (into.shortTables ??= []).push(short);
+            },
+        };
     }
     if (kind === 'gpu') {
         if (into.gpuKernels)
             return undefined;
         const kernels = new KernelRows(reader, c);
         const gpuMem = (into.gpuMem = new Map());
+        // Time (%) here is of kernels and memory operations together: every row counts.
+        const tally = new PercentTally(c, table, CANONICAL.gpu);
         into.gpuKernels = [];
         // A bad memory-operation row is named before a bad kernel row, wherever they sit.
         let kernelError;
         return {
             row(row) {
+                tally.add(row);
                 const category = row.cells[c.category].trim();
                 if (category === 'CUDA_KERNEL') {
                     if (kernelError)
@@ -25788,6 +25642,9 @@ function collectTable(path, table, kind, c, into, ctx) {
                 if (kernelError)
                     throw kernelError.error;
                 into.gpuKernels = kernels.kernels();
+                const short = tally.short();
+                if (short)
+                    (into.shortTables ??= []).push(short);
             },
         };
     }
@@ -25911,7 +25768,8 @@ async function* lineBatches(file) {
  * cuda_api_sum / cudaapisum → apiCalls; cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum → memops.
  * Other reports (osrt_sum, nvtx_sum, …) are listed in source.parts only. `SKIPPED:` lines become
  * notices. Times are converted from the header's unit (`--timeunit`) to ns; the Time (%) column is
- * never read (shares are recomputed downstream from totals).
+ * never read as a share (shares are recomputed downstream from totals), only added up to tell a
+ * kernel table cut short at a row boundary (its rows fall short of 100 %, with a notice).
  * The output is read line by line from the file's stream: only the aggregated rows are held (and a
  * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
  * A file holding two tables of one kind holds two runs (outputs appended, e.g. `nsys profile
@@ -26087,6 +25945,18 @@ function newRun(startLine, mark) {
                 message: `${elided.report ? `${elided.report}: ` : ''}the table is cut short at line ${elided.line} ("${elided.message}"): rows after it are not in the file, so totals and shares cover the listed rows only`,
             });
         }
+        // A table cut at a row boundary reads as whole; its own Time (%) column says what is missing.
+        for (const run of runs) {
+            for (const table of run.collected.shortTables ?? []) {
+                if (output.elided.some((e) => e.line > table.headerLine && e.line <= table.lastLine + 1))
+                    continue;
+                notices.get(run).push({
+                    code: 'nsys-table-excerpt',
+                    severity: 'warning',
+                    message: `${table.part}: the ${table.rows} rows of the table at line ${table.headerLine} add up to ${table.percent} % in its Time (%) column, not 100 %: rows after line ${table.lastLine} are missing (the file is cut short), so totals and shares cover the listed rows only`,
+                });
+            }
+        }
         for (const line of output.notices) {
             if (/Existing SQLite export found/i.test(line.message)) {
                 notice(line.line, {
@@ -26120,6 +25990,8 @@ function newRun(startLine, mark) {
             kernels: run.collected.kernels ?? run.collected.gpuKernels ?? [],
             memops: buildMemops(run.collected),
             apiCalls: run.collected.apiCalls ?? [],
+            // Nsight Systems traces CUDA: the GPU is NVIDIA's, which a baseline of another vendor must see.
+            environment: { vendor: 'nvidia' },
             notices: notices.get(run),
         }));
     },
@@ -26855,6 +26727,8 @@ class StatsReader {
     header;
     columns;
     rows = [];
+    /** The Percentage column added up (each row's share of the whole file's time); undefined once a row has none. */
+    listed = { percent: 0, rows: 0, lastLine: 0 };
     /** The first problem of each kind above but malformed CSV (which is raised at once). */
     failed = [undefined, undefined, undefined, undefined];
     constructor(path) {
@@ -26894,6 +26768,11 @@ class StatsReader {
             return;
         const { calls, minNs, maxNs } = row;
         this.rows.push(row);
+        const percent = columns.has('Percentage') ? parseNumber(columns.text(record, 'Percentage')) : undefined;
+        if (percent === undefined || percent < 0)
+            this.listed = undefined;
+        else if (this.listed)
+            this.listed = { percent: this.listed.percent + percent, rows: this.listed.rows + 1, lastLine: record.line };
         this.attempt(3, () => {
             if (!Number.isInteger(calls))
                 throw new errors/* InputError */.dz(this.path, `expected a whole number of calls, got ${calls}`, String(record.line));
@@ -26907,7 +26786,8 @@ class StatsReader {
         const first = this.failed.find(Boolean);
         if (first)
             throw first.error;
-        return statsFrom(this.rows, this.columns);
+        const result = statsFrom(this.rows, this.columns);
+        return this.listed?.rows ? { ...result, listed: this.listed } : result;
     }
     /** Runs `step`; its error is kept (the first of each rank) and raised at the end. */
     attempt(rank, step) {
@@ -26993,6 +26873,12 @@ function statsFrom(rows, columns) {
             reader = stats;
             finish = () => {
                 const read = stats.finish();
+                // A stats file cut at a row boundary reads as whole; its Percentage column says what is missing
+                // (printed to 1e-4 or finer: half a point of slack, and a twentieth per row for coarser writers).
+                const listed = read.listed;
+                if (read.kernels.length && listed && listed.percent < 100 - (0.05 * listed.rows + 0.5)) {
+                    ctx.count('rows-missing', 'data-loss', `the ${listed.rows} rows add up to ${Math.round(listed.percent * 10) / 10} % in the Percentage column, not 100 %: rows after line ${listed.lastLine} are missing (the file is cut short), so totals and shares cover the listed rows only`);
+                }
                 return {
                     source: { path: file.path, format: 'rocprof-csv', tool, parts: [read.part] },
                     kernels: read.kernels,
@@ -27250,8 +27136,11 @@ async function ingestText(path, text, format, options = {}) {
 __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   PATH_MAX_BYTES: () => (/* binding */ PATH_MAX_BYTES),
+/* harmony export */   TRACES_DIR: () => (/* binding */ TRACES_DIR),
+/* harmony export */   consoleMetricsPath: () => (/* binding */ consoleMetricsPath),
 /* harmony export */   expandInputSet: () => (/* binding */ expandInputSet),
 /* harmony export */   expandInputs: () => (/* binding */ expandInputs),
+/* harmony export */   makeOutputFolder: () => (/* binding */ makeOutputFolder),
 /* harmony export */   writeOutput: () => (/* binding */ writeOutput)
 /* harmony export */ });
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
@@ -27262,13 +27151,28 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3916);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(949);
+/* harmony import */ var _report_profile_json_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7534);
+/* harmony import */ var _github_report_artifacts_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(407);
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
 
 
 
 
 
+
+
 const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
+/** The folder of the clean traces profile-gate writes from the captures (io/derived-files.ts). */
+const TRACES_DIR = 'traces';
+/**
+ * What profile-gate writes beside its report.json (run --out, the action's report folder): in a
+ * folder that holds our report, these are ours and no capture. Elsewhere the names are the user's.
+ */
+const OWN_FILES = new Set([_model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .RUN_FILE */ .zF, _report_profile_json_js__WEBPACK_IMPORTED_MODULE_6__/* .PROFILE_FILE */ .F, _github_report_artifacts_js__WEBPACK_IMPORTED_MODULE_5__/* .CONTEXT_FILE */ .ny]);
+/** Where `profile-gate run` gathers the metric lines of a long workload console (next to its log). */
+function consoleMetricsPath(logPath) {
+    return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
+}
 /** Files named directly are taken as they are; directories give their capture files, recursively. */
 async function expandInputs(inputs) {
     return (await expandInputSet(inputs)).files;
@@ -27281,11 +27185,14 @@ const PATH_MAX_BYTES = 4096;
  * entry gone or unreadable): one such entry never costs the rest of the folder.
  */
 async function expandInputSet(inputs) {
-    const files = [];
+    const found = [];
     const leftOut = [];
-    await expandPaths(inputs, false, files, leftOut);
-    const named = new Set(inputs);
-    return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))), leftOut };
+    await expandPaths(inputs, false, found, leftOut);
+    // A file named twice, or named beside its folder, is one capture: read twice, its samples would count twice.
+    const seen = new Set();
+    const files = found.filter((file) => !seen.has((0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(file)) && Boolean(seen.add((0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(file))));
+    const named = new Set(inputs.map((input) => (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(input)));
+    return { files, fromDirectories: new Set(files.filter((file) => !named.has((0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(file)))), leftOut };
 }
 /** A file name's bytes as text: printable ASCII as is, every other byte as \xNN. */
 function bytesText(name) {
@@ -27323,6 +27230,10 @@ async function expandPaths(inputs, inFolder, files, leftOut) {
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(input, `cannot read the folder (${error.code ?? 'error'}); expected a folder of capture files that this user may list`);
         }
         const nested = [];
+        const ownFolder = listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === _model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .REPORT_FILE */ .Uq);
+        // A run's output folder: an A/B job's base build is under base/, the other side of the comparison.
+        const runFolder = ownFolder && listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === _model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .RUN_FILE */ .zF);
+        const names = new Set(listed.map((entry) => entry.name.toString('utf8')));
         for (const entry of listed) {
             const name = entry.name.toString('utf8');
             if (!Buffer.from(name, 'utf8').equals(entry.name)) {
@@ -27332,11 +27243,29 @@ async function expandPaths(inputs, inFolder, files, leftOut) {
             // Notes, scripts, hidden files, and a report of ours (a run's output folder holds one) are no capture.
             if (SKIPPED_IN_DIRECTORIES.test(name) || name === _model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .REPORT_FILE */ .Uq)
                 continue;
+            if (ownFolder && (OWN_FILES.has(name) || (name === TRACES_DIR && entry.isDirectory())))
+                continue;
+            if (runFolder && name === _model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .BASE_SIDE_DIR */ .Qk && entry.isDirectory())
+                continue;
+            // A console whose metric lines run gathered beside it: that file is what the analysis reads.
+            if (name.endsWith('.log') && names.has(consoleMetricsPath(name)))
+                continue;
             if (entry.isDirectory() || entry.isFile())
                 nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(input, name));
         }
         nested.sort((a, b) => a.localeCompare(b));
         await expandPaths(nested, true, files, leftOut);
+    }
+}
+/** Make the output folder `directory`, or say in one line why it cannot be one (a file there). */
+async function makeOutputFolder(directory, what) {
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)(directory, { recursive: true });
+    }
+    catch (error) {
+        const code = error.code ?? 'error';
+        const why = code === 'EEXIST' || code === 'ENOTDIR' ? ': a file, not a folder' : '';
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(directory, `cannot write ${what} there (${code}${why}); expected a folder, or a path where one can be made`);
     }
 }
 /** Open for writing, created or truncated, and refused (ELOOP) when the path itself is a symbolic link. */
@@ -28059,16 +27988,18 @@ const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   X: () => (/* binding */ RESERVED_ROWS),
+/* harmony export */   $: () => (/* binding */ INITIAL_ROWS),
 /* harmony export */   g: () => (/* binding */ grown)
 /* harmony export */ });
 /**
- * Rows a set of columns is created with. Large on purpose: the system maps a fresh typed array's
- * pages zeroed and only when a row is first written there, so rows never written cost no memory;
- * growing by doubling instead writes every row again into fresh pages (a page fault each 4 KB:
- * 12–15 µs on a 2-vCPU VM, where doubling was 10 % of a 300 MB trace's import).
+ * Rows a set of columns starts with when nothing says how many it will hold. A reader that knows
+ * (a count, or its input's size) passes it: growing by doubling writes every row again into fresh
+ * memory, and each fresh page costs a page fault (12–15 µs on a 2-vCPU VM, where doubling the trace
+ * record and the op log was a tenth of a 300 MB trace's import). Asking for too many costs little
+ * (pages never written are not resident), but each array counts as external memory to V8's
+ * garbage collector, so the number asked for follows the input rather than a fixed large one.
  */
-const RESERVED_ROWS = 1 << 20;
+const INITIAL_ROWS = 1024;
 /** A copy of `old` in a fresh array of the same type, `size` long. */
 function grown(old, size) {
     const fresh = new old.constructor(size);
@@ -28303,9 +28234,9 @@ const GpuSharingSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ ru
 /* harmony export */   Fi: () => (/* binding */ MetricNameSchema),
 /* harmony export */   M8: () => (/* binding */ isMetricName),
 /* harmony export */   R: () => (/* binding */ metricInfo),
+/* harmony export */   Uw: () => (/* binding */ METRIC_NAMES),
 /* harmony export */   xx: () => (/* binding */ DESCRIPTIVE_METRICS)
 /* harmony export */ });
-/* unused harmony export METRIC_NAMES */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
 /* harmony import */ var _own_key_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7143);
 
@@ -28440,14 +28371,464 @@ function ownValue(record, key) {
 
 /***/ }),
 
+/***/ 8731:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  V: () => (/* binding */ parseReportText)
+});
+
+// UNUSED EXPORTS: REPORT_JSON_BOUNDS
+
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+;// CONCATENATED MODULE: ./src/model/bounded-json.ts
+/**
+ * JSON.parse with bounds that hold while the text is read: no array longer, no string longer, no
+ * nesting deeper and no more values in all than the limits allow. An untrusted report.json of a
+ * few compressed megabytes can hold 30 million zeros; JSON.parse would build that array before any
+ * schema looked at it. Here the text is scanned first, building nothing, and the scan stops at the
+ * first value past a bound, naming where it was (`comparison.baselineSamples.tok_s: more than 200000
+ * items`); only text within the bounds is handed to JSON.parse, so memory stays within the limits
+ * whatever the file holds, and time is one linear scan plus JSON.parse. Otherwise it reads exactly
+ * what JSON.parse reads: the same values, a `__proto__` key as an own property, the same refusals
+ * of what is not JSON.
+ */
+class JsonBoundsError extends Error {
+    path;
+    detail;
+    constructor(path, detail) {
+        super(`${path || 'the document'}: ${detail}`);
+        this.path = path;
+        this.detail = detail;
+    }
+}
+class JsonSyntaxError extends Error {
+}
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const HEX = /[0-9a-fA-F]{4}/y;
+/** The characters a backslash may escape in a JSON string, besides `u`. */
+const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+/**
+ * Where the scan is, as the error names it: array indices as themselves, object keys as the
+ * position of their opening quote (as `-1 - position`), decoded only when a bound is passed.
+ */
+function pathOf(text, parts) {
+    let out = '';
+    for (const part of parts) {
+        if (part >= 0) {
+            out += `[${part}]`;
+            continue;
+        }
+        const start = -1 - part;
+        let end = start + 1;
+        while (text.charCodeAt(end) !== 0x22)
+            end += text.charCodeAt(end) === 0x5c ? 2 : 1;
+        const key = JSON.parse(text.slice(start, end + 1));
+        out += /^[A-Za-z_$][\w$]*$/.test(key) ? `${out ? '.' : ''}${key}` : `[${JSON.stringify(key.slice(0, 40))}]`;
+    }
+    return out;
+}
+/**
+ * One pass over the text that builds nothing: it checks the bounds (and the syntax), and only then
+ * JSON.parse builds the values, so what is built is within the bounds and read at JSON.parse's own
+ * speed. A pass that built each value itself took some ten times as long on a report of 150,000 rows.
+ */
+function parseBoundedJson(text, bounds) {
+    let at = 0;
+    let values = 0;
+    const path = [];
+    const fail = (what) => {
+        throw new JsonSyntaxError(`${what} at position ${at}`);
+    };
+    const bound = (detail) => {
+        throw new JsonBoundsError(pathOf(text, path), detail);
+    };
+    const space = () => {
+        for (;;) {
+            const c = text.charCodeAt(at);
+            if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
+                at += 1;
+            else
+                return;
+        }
+    };
+    const deadline = bounds.maxMillis === undefined ? Infinity : Date.now() + bounds.maxMillis;
+    const count = () => {
+        values += 1;
+        if (values > bounds.maxValues)
+            bound(`more than ${bounds.maxValues} values in the whole document`);
+        // The clock is read every 4,096 values: a global read per value would cost more than the value.
+        if ((values & 4095) === 0 && Date.now() >= deadline)
+            bound(`read past its time budget of ${bounds.maxMillis / 1000} s, at value ${values}`);
+    };
+    const string = () => {
+        // at is on the opening quote; `chars` counts the characters as decoded (an escape is one).
+        const start = at;
+        at += 1;
+        let chars = 0;
+        for (;;) {
+            const c = text.charCodeAt(at);
+            // NaN past the end; `c !== c` rather than a global's method, which a VM context makes slow per character.
+            if (c !== c)
+                fail('Unterminated string');
+            if (c === 0x22)
+                break;
+            if (c < 0x20)
+                fail('Bad control character in string literal');
+            if (c === 0x5c) {
+                const e = text.charCodeAt(at + 1);
+                if (e === 0x75) {
+                    HEX.lastIndex = at + 2;
+                    if (!HEX.test(text)) {
+                        at = start;
+                        fail('Bad escape in string literal');
+                    }
+                    at += 6;
+                }
+                else if (SIMPLE_ESCAPES.has(e))
+                    at += 2;
+                else {
+                    at = start;
+                    fail('Bad escape in string literal');
+                }
+            }
+            else
+                at += 1;
+            chars += 1;
+            if (chars > bounds.maxStringChars)
+                bound(`a string longer than ${bounds.maxStringChars} characters`);
+        }
+        at += 1;
+    };
+    const value = (depth) => {
+        space();
+        count();
+        const c = text.charCodeAt(at);
+        if (c === 0x22)
+            return string();
+        if (c === 0x7b || c === 0x5b) {
+            if (depth >= bounds.maxDepth)
+                bound(`nested deeper than ${bounds.maxDepth} levels`);
+            return c === 0x7b ? object(depth + 1) : array(depth + 1);
+        }
+        if (c === 0x74 && text.startsWith('true', at)) {
+            at += 4;
+            return;
+        }
+        if (c === 0x66 && text.startsWith('false', at)) {
+            at += 5;
+            return;
+        }
+        if (c === 0x6e && text.startsWith('null', at)) {
+            at += 4;
+            return;
+        }
+        NUMBER.lastIndex = at;
+        if (!NUMBER.test(text))
+            fail(Number.isNaN(c) ? 'Unexpected end of JSON input' : `Unexpected token '${text[at]}'`);
+        at = NUMBER.lastIndex;
+    };
+    const array = (depth) => {
+        at += 1;
+        space();
+        if (text.charCodeAt(at) === 0x5d) {
+            at += 1;
+            return;
+        }
+        for (let items = 0;; items++) {
+            if (items >= bounds.maxItems)
+                bound(`more than ${bounds.maxItems} items`);
+            path.push(items);
+            value(depth);
+            path.pop();
+            space();
+            const c = text.charCodeAt(at);
+            at += 1;
+            if (c === 0x5d)
+                return;
+            if (c !== 0x2c) {
+                at -= 1;
+                fail("Expected ',' or ']' after array element");
+            }
+        }
+    };
+    const object = (depth) => {
+        at += 1;
+        let keys = 0;
+        space();
+        if (text.charCodeAt(at) === 0x7d) {
+            at += 1;
+            return;
+        }
+        for (;;) {
+            space();
+            if (text.charCodeAt(at) !== 0x22)
+                fail('Expected a double-quoted property name');
+            if (keys >= bounds.maxItems)
+                bound(`more than ${bounds.maxItems} keys`);
+            const key = at;
+            string();
+            keys += 1;
+            space();
+            if (text.charCodeAt(at) !== 0x3a)
+                fail("Expected ':' after property name");
+            at += 1;
+            path.push(-1 - key);
+            value(depth);
+            path.pop();
+            space();
+            const c = text.charCodeAt(at);
+            at += 1;
+            if (c === 0x7d)
+                return;
+            if (c !== 0x2c) {
+                at -= 1;
+                fail("Expected ',' or '}' after property value");
+            }
+        }
+    };
+    // A byte order mark is not JSON (JSON.parse refuses it too).
+    value(0);
+    space();
+    if (at < text.length)
+        fail(`Unexpected non-whitespace character after JSON`);
+    // Within the bounds: JSON.parse builds it (a `__proto__` key an own property, fresh strings that
+    // do not keep the whole text alive).
+    return JSON.parse(text);
+}
+
+// EXTERNAL MODULE: ./src/model/report.ts + 1 modules
+var model_report = __nccwpck_require__(949);
+// EXTERNAL MODULE: ./src/model/decision.ts
+var decision = __nccwpck_require__(9263);
+// EXTERNAL MODULE: ./src/model/notice-codes.ts
+var notice_codes = __nccwpck_require__(8450);
+;// CONCATENATED MODULE: ./src/model/migrate.ts
+/**
+ * Reading a report.json of any schema version as the current Report. Reports outlive the tool that
+ * wrote them (a baseline artifact from last month, a dashboard's history), so older versions are
+ * migrated forward one step at a time, and a newer version is refused with what to do about it,
+ * never misread. A bump of REPORT_SCHEMA_VERSION comes with an entry in MIGRATIONS.
+ *
+ * Version 0 (the pre-release shape, documented here as the migration pattern; no release wrote it):
+ *   { schemaVersion: 0, tool: "profile-gate 0.0.9", generatedAt, environment, sources,
+ *     totalKernelTimeNs, kernels: [{ name, family, totalTimeNs, instances, share }], families,
+ *     metrics, utilization?, timeline?, findings, verdict, comparison? }
+ * Differences from version 1: the tool is one string; kernel and total times are `…TimeNs`; there
+ * are no run info, memops, API calls, CPU functions, notices or Nsight Compute results; optional
+ * sections are absent instead of null. Migrating adds the empty sections and renames the fields.
+ */
+
+
+
+
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function v0ToV1(data) {
+    const { tool, totalKernelTimeNs, kernels, ...rest } = data;
+    const toolText = typeof tool === 'string' ? tool : '';
+    const version = /(\d+\.\d+\.\d+\S*)/.exec(toolText)?.[1] ?? '0.0.0';
+    return {
+        run: {},
+        memops: [],
+        apiCalls: [],
+        cpuFunctions: [],
+        notices: [],
+        deepDive: [],
+        ...rest,
+        schemaVersion: 1,
+        tool: { name: 'profile-gate', version },
+        totalKernelNs: totalKernelTimeNs,
+        kernels: Array.isArray(kernels)
+            ? kernels.map((kernel) => {
+                if (!isRecord(kernel))
+                    return kernel;
+                const { totalTimeNs, ...others } = kernel;
+                return { ...others, totalNs: totalTimeNs };
+            })
+            : kernels,
+        utilization: rest['utilization'] ?? null,
+        timeline: rest['timeline'] ?? null,
+        gpuTimeUtilPercent: rest['gpuTimeUtilPercent'] ?? null,
+        comparison: rest['comparison'] ?? null,
+    };
+}
+/**
+ * Version 2 added what an old reader would misread or refuse: comparison rows of kind `kernel-time`
+ * and `comparison.perStep`. A version-1 report has neither, so it reads unchanged.
+ */
+function v1ToV2(data) {
+    return { ...data, schemaVersion: 2 };
+}
+/**
+ * Version 3 records the decision (`decision`: its causes and the policy). A version-2 report gets
+ * one after it is validated, from its rows' statuses and findings (model/decision.ts
+ * decisionFromRows), with the policy unknown (its sentences are dropped in the next step).
+ */
+function v2ToV3(data) {
+    return { ...data, schemaVersion: 3 };
+}
+/**
+ * Notice codes were free strings before they were a closed set (model/notice-codes.ts), though every
+ * version wrote one, and a later version may add one: a code this version knows is kept, any other
+ * (or none) becomes `other`, its message kept as written. A report of any version goes through it;
+ * the message is never read to choose.
+ */
+function withKnownNoticeCodes(data) {
+    const notices = data['notices'];
+    if (!Array.isArray(notices))
+        return data;
+    return { ...data, notices: notices.map((notice) => (isRecord(notice) ? { ...notice, code: (0,notice_codes/* knownNoticeCode */.ZE)(notice['code']) } : notice)) };
+}
+/**
+ * Version 4 writes no English: the verdict's lines and the comparison's account are rendered from
+ * the decision's causes, the rows and typed notes. A version-3 report's sentences
+ * (`verdictReasons`, `comparison.reasons` and their row links `reasonRows`) are dropped, never
+ * read: its decision and rows say what decided, and renderers write the lines from them.
+ */
+function v3ToV4(data) {
+    const { verdictReasons: _verdictReasons, ...rest } = data;
+    const comparison = rest['comparison'];
+    if (isRecord(comparison)) {
+        const { reasons: _reasons, reasonRows: _reasonRows, ...kept } = comparison;
+        return { ...rest, comparison: kept, schemaVersion: 4 };
+    }
+    return { ...rest, schemaVersion: 4 };
+}
+/**
+ * Version 5 records whether another process shared the GPU during each measured run (`gpuSharing`),
+ * and rows the gate could not decide because of it (`insufficient.why: 'shared-gpu'`, the metric
+ * reading's `sharedGpu`), which a version-4 reader would refuse. A version-4 report has none of
+ * them: it reads unchanged, its runs' sharing unknown.
+ */
+function v4ToV5(data) {
+    return { ...data, schemaVersion: 5 };
+}
+/**
+ * Version 6 judges a failure under a GPU shared on both sides again at the pass level, and records
+ * it (`sharedGpu.failCheck`, `refusedFor: 'fail-not-shown'`), which a version-5 reader would refuse.
+ * A version-5 report has neither: it reads unchanged.
+ */
+function v5ToV6(data) {
+    return { ...data, schemaVersion: 6 };
+}
+/**
+ * Version 7 records, for a kernel or family share judged as the fallback, the change its own GPU
+ * time alone made (`ownDelta`) and a growth the rest's shrinking made (`context: 'rest-shrank'`),
+ * which a version-6 reader would refuse. A version-6 report has neither: it reads unchanged.
+ */
+function v6ToV7(data) {
+    return { ...data, schemaVersion: 7 };
+}
+/** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
+const MIGRATIONS = {
+    0: v0ToV1,
+    1: v1ToV2,
+    2: v2ToV3,
+    3: v3ToV4,
+    4: v4ToV5,
+    5: v5ToV6,
+    6: v6ToV7,
+};
+/** A report of a version before the decision was recorded: validated without it, then given one from its rows. */
+const UNDECIDED_REPORT = model_report/* ReportSchema */.M9.omit({ decision: true });
+const FIRST_DECIDED_VERSION = 3;
+/** The writer's version for a message: the tool version it recorded, else its schema version. */
+function writer(data, version) {
+    const tool = data['tool'];
+    const named = isRecord(tool) ? tool['version'] : typeof tool === 'string' ? tool : undefined;
+    return typeof named === 'string' && named.length <= 40 ? named : `schemaVersion ${version}`;
+}
+/**
+ * A parsed report.json (of any version) as the current Report; `path` names it in errors. Throws an
+ * InputError for something that is not a report, a report from a newer profile-gate, or one that
+ * does not hold up against the schema after migration.
+ */
+function migrateReport(data, path) {
+    if (!isRecord(data)) {
+        throw new errors/* InputError */.dz(path, `expected a profile-gate report.json (a JSON object), got ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`);
+    }
+    const version = data['schemaVersion'];
+    if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
+        throw new errors/* InputError */.dz(path, `expected a profile-gate report.json with a whole-number schemaVersion, got ${version === undefined ? 'none' : JSON.stringify(version)?.slice(0, 40)}`);
+    }
+    if (version > model_report/* REPORT_SCHEMA_VERSION */.WI) {
+        throw new errors/* InputError */.dz(path, `expected schemaVersion ≤ ${model_report/* REPORT_SCHEMA_VERSION */.WI}; this report was written by a newer profile-gate (${writer(data, version)}); upgrade`);
+    }
+    let current = data;
+    for (let from = version; from < model_report/* REPORT_SCHEMA_VERSION */.WI; from++) {
+        const step = MIGRATIONS[from];
+        if (!step)
+            throw new errors/* InputError */.dz(path, `expected schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI} or a version that can be migrated, got ${version}`);
+        current = step(current);
+    }
+    current = withKnownNoticeCodes(current);
+    const parsed = (version < FIRST_DECIDED_VERSION ? UNDECIDED_REPORT : model_report/* ReportSchema */.M9).safeParse(current);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue.path.length ? issue.path.join('.') : 'the top level';
+        const migrated = version < model_report/* REPORT_SCHEMA_VERSION */.WI ? ` (migrated from schemaVersion ${version})` : '';
+        throw new errors/* InputError */.dz(path, `expected a profile-gate report.json (schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI})${migrated}; at ${where}: ${issue.message}`);
+    }
+    if (version >= FIRST_DECIDED_VERSION)
+        return parsed.data;
+    const report = parsed.data;
+    return { ...report, decision: (0,decision/* decisionFromRows */.Ui)(report) };
+}
+
+;// CONCATENATED MODULE: ./src/model/read-report.ts
+/**
+ * The one way a report.json's text becomes a Report, for every reader (report files on disk, matrix
+ * legs, baseline and dashboard artifacts): read within REPORT_JSON_BOUNDS while it is parsed, then
+ * migrated and schema-validated (migrate.ts). Reports may come from a fork's workflow; a report past
+ * a bound is refused, naming the field, before it can take the heap.
+ */
+
+
+
+/**
+ * Far above any report profile-gate writes (a report of 10,000 kernels holds about 150,000 values,
+ * its longest strings are demangled kernel names of a few kilobytes), far below what takes a heap.
+ * The scan of the worst report within them (150,000 rows) takes about a second, so a report that
+ * takes 30 s is refused: the reader holds no job for longer, whatever the machine's load.
+ */
+const REPORT_JSON_BOUNDS = {
+    maxItems: 200_000,
+    maxStringChars: 262_144,
+    maxValues: 4_000_000,
+    maxDepth: 64,
+    maxMillis: 30_000,
+};
+function parseReportText(text, source, bounds = REPORT_JSON_BOUNDS) {
+    let data;
+    try {
+        data = parseBoundedJson(text, bounds);
+    }
+    catch (error) {
+        if (error instanceof JsonBoundsError)
+            throw new errors/* InputError */.dz(source, `${error.message}; expected a profile-gate report.json within its read limits (references/steps/limits.md)`);
+        throw new errors/* InputError */.dz(source, `expected JSON, got ${error.message}`);
+    }
+    return migrateReport(data, source);
+}
+
+
+/***/ }),
+
 /***/ 949:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  Qk: () => (/* binding */ BASE_SIDE_DIR),
   Uq: () => (/* binding */ REPORT_FILE),
   WI: () => (/* binding */ REPORT_SCHEMA_VERSION),
+  zF: () => (/* binding */ RUN_FILE),
   M9: () => (/* binding */ ReportSchema),
   Y3: () => (/* binding */ keySubject),
   r3: () => (/* binding */ rowSubject)
@@ -28574,9 +28955,13 @@ const ProfileSchema = schemas/* object */.Ikc({
 
 
 
-const REPORT_SCHEMA_VERSION = 6;
+const REPORT_SCHEMA_VERSION = 7;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 const REPORT_FILE = 'report.json';
+/** The record of a `profile-gate run`, written beside its report.json in the output folder. */
+const RUN_FILE = 'run.json';
+/** Where an A/B `profile-gate run` keeps the base build's logs, captures and report, inside its output folder. */
+const BASE_SIDE_DIR = 'base';
 const SeveritySchema = schemas/* enum */.k5n(['info', 'warning', 'error']);
 /** A finding's request for an Nsight Compute deep dive on one kernel; `command` is its rendering. */
 const DeepDiveRequestSchema = schemas/* object */.Ikc({
@@ -28813,15 +29198,18 @@ const TimeReadingSchema = schemas/* object */.Ikc({
 /**
  * A share row's fail threshold (its warn threshold is the row's `threshold`), in pp, and, where it
  * moved that far but shares are context only (status info), why: time per step judges kernels
- * (`time`), the windows hold different kinds of step (`refused`), or throughput improved and a share
- * grows when others shrink (`throughput-improved`). What changed beside the share (`change`): the
+ * (`time`), the windows hold different kinds of step (`refused`), throughput improved and a share
+ * grows when others shrink (`throughput-improved`), or (schema 7) as the fallback its own time did
+ * not make the growth, the rest of the GPU time shrank (`rest-shrank`; `ownDelta`). What changed beside the share (`change`): the
  * family or kernel is `new` or `gone`, or a kernel `entered-top` or `left-top` the `top` kernels by
  * GPU time; a kernel whose family differs between the sides (`family`: each side's).
  */
 const ShareReadingSchema = schemas/* object */.Ikc({
     kind: schemas/* literal */.euz('share'),
     fail: schemas/* number */.aig(),
-    context: schemas/* enum */.k5n(['time', 'refused', 'throughput-improved']).optional(),
+    context: schemas/* enum */.k5n(['time', 'refused', 'throughput-improved', 'rest-shrank']).optional(),
+    /** As the fallback (no steps on a side), the share change in pp its own GPU time alone made (schema 7). */
+    ownDelta: schemas/* number */.aig().optional(),
     change: schemas/* enum */.k5n(['new', 'gone', 'entered-top', 'left-top']).optional(),
     top: schemas/* number */.aig().int().positive().optional(),
     family: schemas/* object */.Ikc({ baseline: KernelFamilySchema, current: KernelFamilySchema }).optional(),
@@ -29349,10 +29737,10 @@ class TraceEvents {
     seen = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
     gpuKept = 0;
     hostKept = 0;
-    constructor(caps = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }) {
+    /** `rows`: how many events the reader expects (columns.ts); never more than the caps keep. */
+    constructor(caps = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }, expectedRows = _columns_js__WEBPACK_IMPORTED_MODULE_0__/* .INITIAL_ROWS */ .$) {
         this.caps = caps;
-        // Room for every event the caps keep, up front: rows not written cost no memory (columns.ts).
-        const rows = Math.max(1, Math.min(caps.gpu + caps.host, _columns_js__WEBPACK_IMPORTED_MODULE_0__/* .RESERVED_ROWS */ .X));
+        const rows = Math.max(1, Math.min(caps.gpu + caps.host, expectedRows));
         this.starts = new Float64Array(rows);
         this.durs = new Float64Array(rows);
         this.devices = new Int32Array(rows);
@@ -29401,6 +29789,23 @@ class TraceEvents {
             if (this.seen[kind] > kept[kind])
                 out[kind] = this.seen[kind] - kept[kind];
         return out;
+    }
+    /**
+     * Narrows the columns to the rows kept (views: nothing is copied), once the reader is done, so
+     * that the record is the same object whatever room it started with. Adding more grows it again.
+     */
+    seal() {
+        this.starts = this.starts.subarray(0, this.count);
+        this.durs = this.durs.subarray(0, this.count);
+        this.devices = this.devices.subarray(0, this.count);
+        this.lanes = this.lanes.subarray(0, this.count);
+        this.kinds = this.kinds.subarray(0, this.count);
+        this.nameIds = this.nameIds.subarray(0, this.count);
+        return this;
+    }
+    /** What the record holds, never its buffers: its JSON does not depend on the room it was given. */
+    toJSON() {
+        return { count: this.count, seen: this.seen, dropped: this.dropped(), events: [...this.events()] };
     }
     /** Every distinct name (for redacting each once). */
     distinctNames() {
@@ -30714,6 +31119,26 @@ function topNames(byName, n) {
         .slice(0, n)
         .map((k) => k.name);
 }
+/**
+ * The share change, in pp, the subject's own time alone would have made: its current time against
+ * the rest of the GPU time as the baseline had it. A kernel removed elsewhere leaves it at 0 however
+ * far the other shares grow; a kernel that itself got slower moves it as far as the share does.
+ */
+function ownShareDelta(own, baseShare) {
+    const rest = own.baselineTotalNs - own.baselineNs;
+    const whole = rest + own.currentNs;
+    if (!(whole > 0))
+        return 0;
+    return (own.currentNs / whole - baseShare) * 100;
+}
+/** A side's total GPU kernel time, from any kernel's time and share (shares are of the whole). */
+function totalKernelNs(kernels) {
+    let best;
+    for (const k of kernels)
+        if (k.share > 0 && (!best || k.share > best.share))
+            best = k;
+    return best ? best.totalNs / best.share : 0;
+}
 function limitsFor(key, options, mode = { mode: 'fallback', throughputImproved: false }) {
     const set = (0,own_key/* ownValue */.e)(options.thresholds, key);
     const fail = set ?? options.shareThresholds.fail;
@@ -30726,13 +31151,16 @@ function limitsFor(key, options, mode = { mode: 'fallback', throughputImproved: 
         return { ...limits, context: 'time' };
     if (mode.throughputImproved)
         return { ...limits, context: 'throughput-improved' };
-    return limits;
+    return { ...limits, ownTimeOnly: true };
 }
-function shareRow(metric, subject, baseShare, curShare, limits, change, of = 'GPU time') {
+function shareRow(metric, subject, baseShare, curShare, limits, change, of = 'GPU time', own) {
     const kind = subject.type === 'kernel' ? 'kernel-share' : 'family-share';
     const baseline = baseShare * 100;
     const current = curShare * 100;
     const delta = current - baseline;
+    const ownDelta = limits.ownTimeOnly && own ? ownShareDelta(own, baseShare) : undefined;
+    // Shares are compositional: as the fallback, a share gates only on the growth its own time made.
+    const gating = ownDelta === undefined ? delta : Math.min(delta, ownDelta);
     let status = 'pass';
     // A share that moved as far as a warning where shares are context: said so as data (its reading).
     let context;
@@ -30742,11 +31170,15 @@ function shareRow(metric, subject, baseShare, curShare, limits, change, of = 'GP
             context = limits.context;
         }
     }
-    else if (delta >= limits.fail) {
+    else if (gating >= limits.fail) {
         status = 'fail';
     }
-    else if (delta >= limits.warn) {
+    else if (gating >= limits.warn) {
         status = 'warn';
+    }
+    else if (delta >= limits.warn) {
+        status = 'info';
+        context = 'rest-shrank';
     }
     const row = {
         metric,
@@ -30759,7 +31191,7 @@ function shareRow(metric, subject, baseShare, curShare, limits, change, of = 'GP
         threshold: limits.warn,
         status,
         subject,
-        reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}), ...change },
+        reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}), ...(ownDelta !== undefined ? { ownDelta } : {}), ...change },
     };
     return { row };
 }
@@ -30767,9 +31199,12 @@ function compareFamilies(current, baseline, options, mode) {
     const base = new Map(baseline.families.map((f) => [f.family, f.share]));
     const cur = new Map(current.families.map((f) => [f.family, f.share]));
     const families = [...new Set([...base.keys(), ...cur.keys()])].sort();
+    const baseTotal = totalKernelNs(baseline.kernels);
+    const curTotal = totalKernelNs(current.kernels);
     return families.map((family) => {
         const change = !base.has(family) ? { change: 'new' } : !cur.has(family) ? { change: 'gone' } : {};
-        return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), change);
+        const own = { baselineNs: (base.get(family) ?? 0) * baseTotal, currentNs: (cur.get(family) ?? 0) * curTotal, baselineTotalNs: baseTotal };
+        return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), change, undefined, own);
     });
 }
 /** Exposed collective time over the active span: of the worst rank when there are ranks with timelines. */
@@ -30801,6 +31236,7 @@ function compareKernels(current, baseline, options, mode) {
     const baseTop = new Set(topNames(base, options.topN));
     const curTop = new Set(topNames(cur, options.topN));
     const names = [...new Set([...baseTop, ...curTop])];
+    const baseTotal = totalKernelNs(baseline.kernels);
     const rows = [];
     const changes = [];
     for (const name of names) {
@@ -30817,7 +31253,8 @@ function compareKernels(current, baseline, options, mode) {
                         : {};
         if (b && c && b.family !== c.family)
             change.family = { baseline: b.family, current: c.family };
-        rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), change));
+        const own = { baselineNs: b?.totalNs ?? 0, currentNs: c?.totalNs ?? 0, baselineTotalNs: baseTotal };
+        rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), change, undefined, own));
     }
     // The time changes of every kernel either side ran (the kernels table shows more than the top N).
     for (const name of new Set([...base.keys(), ...cur.keys()])) {
@@ -34523,8 +34960,11 @@ function perStepHeadline(report, parts) {
     }
     const change = measured.deltaNs > 0 ? 'slowdown' : 'speedup';
     // Kernels that moved against the measured change explain none of it: said so, never as a negative share.
-    if (perStep.explainedShare < 0)
-        return `${lead}; all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, the other way from the ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}: kernel time does not explain it.`;
+    // Kernels that moved against the measured change: the time is not in them, and that leads; the kernel follows.
+    if (perStep.explainedShare < 0) {
+        const where = measured.deltaNs > 0 ? 'the time went to host or idle time (the GPU waiting)' : 'the time saved was host or idle time (the GPU waiting)';
+        return `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}, not in kernels: all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, the other way, so ${where}; most moved: ${lead}.`;
+    }
     const head = `${lead}; all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, which explains ${percentText(perStep.explainedShare)} of the ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}`;
     if (measured.deltaNs > 0 && perStep.explainedShare < MOSTLY_EXPLAINED) {
         return `${head}: the other ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs - all, true)}/step is host or idle time (the GPU waiting), not kernels.`;
@@ -34596,6 +35036,36 @@ function stepTimeText(ns, signed = false) {
     const sign = signed ? (ns > 0 ? '+' : ns < 0 ? '−' : '±') : ns < 0 ? '−' : '';
     const body = abs >= 1e6 ? `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 2)} ms` : abs >= 1e3 ? `${(abs / 1e3).toFixed(abs >= 1e5 ? 0 : 1)} µs` : `${Math.round(abs)} ns`;
     return `${sign}${body}`;
+}
+
+
+/***/ }),
+
+/***/ 7534:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   F: () => (/* binding */ PROFILE_FILE),
+/* harmony export */   W: () => (/* binding */ renderProfileJson)
+/* harmony export */ });
+const PROFILE_FILE = 'profile.json';
+function renderProfileJson(report, traces) {
+    const profile = {
+        schema: 'profile-gate/profile',
+        tool: report.tool,
+        environment: report.environment,
+        sources: report.sources.map((s) => ({ format: s.format, ...(s.tool ? { tool: s.tool } : {}), ...(s.toolVersion ? { toolVersion: s.toolVersion } : {}) })),
+        totalKernelNs: report.totalKernelNs,
+        kernels: report.kernels,
+        families: report.families,
+        timeline: report.timeline,
+        stepCount: report.stepCount,
+        utilization: report.utilization,
+        metrics: report.metrics,
+        memops: report.memops,
+        traces,
+    };
+    return `${JSON.stringify(profile, null, 2)}\n`;
 }
 
 
@@ -35081,6 +35551,9 @@ function shareRowNote(row, reading) {
         notes.push(`left the top ${reading.top ?? '?'}`);
     if (reading.family)
         notes.push(`family ${reading.family.baseline} → ${reading.family.current}`);
+    if (reading.context === 'rest-shrank') {
+        notes.push(`the rest of the GPU time shrank: its own time alone moves the share ${formatPp(reading.ownDelta ?? 0)}, not a regression`);
+    }
     return notes.length ? notes.join('; ') : row.note;
 }
 /**
