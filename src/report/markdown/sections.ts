@@ -437,9 +437,16 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
     if (report.metrics.length > d.metrics) out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
   }
   const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== DIAGNOSIS_NOTE).slice(0, d.notices);
-  if (notices.length) {
+  // What each input lost while it was read (events dropped, rows missing): the terminal lists them
+  // under Inputs; here they are named too, so that no loss is seen only in a log.
+  const losses = report.sources.flatMap((source) => source.stats.filter((stat) => stat.severity !== 'info').map((stat) => ({ source, stat })));
+  if (notices.length || losses.length) {
     out.push('', 'Capture notes:');
     for (const notice of notices) out.push(`- ${notice.severity}: ${safeText(notice.message, d.textChars)}`);
+    for (const { source, stat } of losses.slice(0, Math.max(d.notices, 3))) {
+      out.push(`- ${stat.severity}: ${safeText(source.path.split(/[\\/]/).pop() ?? source.path, 80)}: ${safeText(stat.detail ?? stat.name, d.textChars)} (${stat.count})`);
+    }
+    if (losses.length > Math.max(d.notices, 3)) out.push(`- … ${losses.length - Math.max(d.notices, 3)} more in report.json (sources[].stats).`);
   }
   if (out.length === 0) return '';
   return [`${h} Utilization and throughput`, '', ...out].join('\n');
