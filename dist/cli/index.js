@@ -34273,10 +34273,18 @@ function utilizationSection(report, d, h) {
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
     }
     const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_16__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
-    if (notices.length) {
+    // What each input lost while it was read (events dropped, rows missing): the terminal lists them
+    // under Inputs; here they are named too, so that no loss is seen only in a log.
+    const losses = report.sources.flatMap((source) => source.stats.filter((stat) => stat.severity !== 'info').map((stat) => ({ source, stat })));
+    if (notices.length || losses.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
             out.push(`- ${notice.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
+        for (const { source, stat } of losses.slice(0, Math.max(d.notices, 3))) {
+            out.push(`- ${stat.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(source.path.split(/[\\/]/).pop() ?? source.path, 80)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(stat.detail ?? stat.name, d.textChars)} (${stat.count})`);
+        }
+        if (losses.length > Math.max(d.notices, 3))
+            out.push(`- … ${losses.length - Math.max(d.notices, 3)} more in report.json (sources[].stats).`);
     }
     if (out.length === 0)
         return '';
