@@ -67,7 +67,8 @@ describe('a baseline that cannot be read: exit 2, one line naming the file', () 
   const cases: Array<[string, () => string, RegExp]> = [
     ['corrupt JSON', () => baselineFile('corrupt.json', baselineText.replace('"findings"', '"findings" "x"')), /: expected JSON, got /],
     ['cut short (an upload that stopped)', () => baselineFile('cut.json', baselineText.slice(0, Math.floor(baselineText.length / 2))), /: expected JSON, got /],
-    ['empty', () => baselineFile('empty.json', ''), /: expected JSON, got /],
+    ['empty', () => baselineFile('empty.json', ''), /: expected a profile-gate report\.json, got an empty file$/],
+    ['only whitespace', () => baselineFile('blank.json', ' \n\n'), /: expected a profile-gate report\.json, got an empty file$/],
     ['a JSON array', () => baselineFile('array.json', '[1,2]'), /: expected a profile-gate report\.json \(a JSON object\), got an array$/],
     // Kineto traces carry a schemaVersion of their own (1): refused at the first field a report needs.
     ['a Kineto trace instead of a report', () => join(ROOT, '__tests__', 'fixtures', 'kineto', 'hta_a100_simple_add_trace.json'), /: a capture \(kineto-json\), not a report; a baseline is the report\.json of an earlier analysis: profile-gate analyze --json baseline\.json BASELINE_CAPTURES\.\.\., then give baseline\.json$/],

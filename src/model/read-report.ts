@@ -24,6 +24,8 @@ export const REPORT_JSON_BOUNDS: JsonBounds = {
 };
 
 export function parseReportText(text: string, source: string, bounds: JsonBounds = REPORT_JSON_BOUNDS): Report {
+  // An empty file (an upload or a redirect that wrote nothing) is said as such, not as a parser error.
+  if (text.trim() === '') throw new InputError(source, `expected a profile-gate report.json, got an empty file`);
   let data: unknown;
   try {
     data = parseBoundedJson(text, bounds);
