@@ -20,6 +20,7 @@ import { renderComment } from '../report/markdown/comment.js';
 import { mergeReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/markdown/summary.js';
 import { inertLine } from '../report/inert-text.js';
+import { countText } from '../report/number-format.js';
 
 export const REPORT_HELP = `Usage: profile-gate report --out DIR [options] REPORT.json|DIR...
 
@@ -77,6 +78,6 @@ export async function runReportCommand(args: string[]): Promise<number> {
   };
   // Labels and reasons come from the reports (a fork's artifact among them): printed inert.
   const lines = merged.entries.map((e) => inertLine(`  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' ')));
-  process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${join(out, 'summary.md')} and ${join(out, 'comment.md')}\n`);
+  process.stdout.write(`profile-gate report: ${merged.verdict} (${countText(merged.entries.length, 'report')})\n${lines.join('\n')}\nwrote ${join(out, 'summary.md')} and ${join(out, 'comment.md')}\n`);
   return verdictExitCode({ verdict: merged.verdict, lines: merged.entries.flatMap((e) => verdictLines(e.report)) }, options.failVerdicts);
 }

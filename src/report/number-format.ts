@@ -19,6 +19,11 @@ export function formatShare(share: number, digits = 1): string {
   return Number.isFinite(share) ? `${(share * 100).toFixed(digits)}%` : 'n/a';
 }
 
+/** A count and its noun, singular for one: `1 error`, `2 errors`. */
+export function countText(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 export function formatNumber(value: number, digits = 2): string {
   if (!Number.isFinite(value)) return 'n/a';
   if (Number.isInteger(value)) return String(value);

@@ -36,6 +36,7 @@ import { countsText, legsTable } from './summary.js';
 import { reportCharts } from './charts.js';
 import { reportKernelNames } from '../kernel-display-name.js';
 import { labelFor, mergeReports, needsAttention, type ArtifactLink, type MergedReports, type ReportEntry } from '../merge-reports.js';
+import { countText } from '../number-format.js';
 
 export const COMMENT_LIMIT_CHARS = 65_536;
 export const COMMENT_BUDGET_CHARS = 60_000;
@@ -171,7 +172,7 @@ export function renderComment(merged: MergedReports, options: CommentOptions): s
   const labelled = merged.entries.length > 1;
   const first = merged.entries[0];
   const heading = labelled || !first
-    ? `## profile-gate: ${verdictLine(merged.verdict)} · ${merged.entries.length} reports${labelled ? ` (${countsText(merged)})` : ''}`
+    ? `## profile-gate: ${verdictLine(merged.verdict)} · ${countText(merged.entries.length, 'report')}${labelled ? ` (${countsText(merged)})` : ''}`
     : `## profile-gate: ${reportVerdictLine(first.report)}${first.label ? ` · ${safeText(first.label, 100)}` : ''}`;
   const banner = !labelled && first ? noBaselineBanner(first) : '';
   // Every leg in one line each, passes included: what ran is as much the news as what failed.

@@ -21,7 +21,7 @@ import {
 } from './sections.js';
 import { safeLink, safeText, utf8Bytes } from './text.js';
 import { acceptHint, type AcceptWays } from './accept-hint.js';
-import { formatNumber, formatSigned } from '../number-format.js';
+import { countText, formatNumber, formatSigned } from '../number-format.js';
 import { labelFor, mergeReports, type ArtifactLink, type MergedReports, type ReportEntry } from '../merge-reports.js';
 
 /** GitHub's per-step summary limit. */
@@ -69,7 +69,7 @@ export function legsTable(merged: MergedReports, budget: number, measure: (s: st
     const errors = entry.report.findings.filter((f) => f.severity === 'error').length;
     const warnings = entry.report.findings.filter((f) => f.severity === 'warning').length;
     const alerts = entry.report.comparison?.rows.filter(isAlert).length ?? 0;
-    return `| ${safeText(entry.label, 80)} | ${verdictLine(entry.report.verdict)} | ${errors} errors, ${warnings} warnings | ${entry.report.comparison ? alerts : 'no baseline'} | ${decodeCell(entry)} |`;
+    return `| ${safeText(entry.label, 80)} | ${verdictLine(entry.report.verdict)} | ${countText(errors, 'error')}, ${countText(warnings, 'warning')} | ${entry.report.comparison ? alerts : 'no baseline'} | ${decodeCell(entry)} |`;
   });
   const header = ['| report | verdict | findings | alerts | decode tok/s (Δ) |', '|---|---|---|---:|---:|'];
   return [...header, ...fitRows(rows, budget, measure, 'reports in the artifacts')].join('\n');
@@ -101,7 +101,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
   }
 
   const head = [
-    `## profile-gate: ${verdictLine(merged.verdict)} · ${merged.entries.length} reports (${countsText(merged)})`,
+    `## profile-gate: ${verdictLine(merged.verdict)} · ${countText(merged.entries.length, 'report')} (${countsText(merged)})`,
     legsTable(merged, budget * 0.25, utf8Bytes),
   ].join('\n\n');
   const blocks: BudgetedBlock[] = merged.entries.map((entry) => ({
