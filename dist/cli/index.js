@@ -2750,12 +2750,15 @@ var markdown_charts = __nccwpck_require__(2261);
 var kernel_display_name = __nccwpck_require__(1188);
 // EXTERNAL MODULE: ./src/report/merge-reports.ts
 var merge_reports = __nccwpck_require__(2756);
+// EXTERNAL MODULE: ./src/report/number-format.ts
+var number_format = __nccwpck_require__(1329);
 ;// CONCATENATED MODULE: ./src/report/markdown/comment.ts
 /**
  * The sticky PR comment: the verdict and the alerts first, everything else folded in <details>,
  * a link to the full report, and a hidden marker that lets the next run find and update it.
  * GitHub refuses a comment over 65,536 characters, so the body is fitted under a budget.
  */
+
 
 
 
@@ -2875,7 +2878,7 @@ function renderComment(merged, options) {
     const labelled = merged.entries.length > 1;
     const first = merged.entries[0];
     const heading = labelled || !first
-        ? `## profile-gate: ${(0,sections/* verdictLine */.MT)(merged.verdict)} · ${merged.entries.length} reports${labelled ? ` (${(0,summary.countsText)(merged)})` : ''}`
+        ? `## profile-gate: ${(0,sections/* verdictLine */.MT)(merged.verdict)} · ${(0,number_format/* countText */.lT)(merged.entries.length, 'report')}${labelled ? ` (${(0,summary.countsText)(merged)})` : ''}`
         : `## profile-gate: ${(0,sections/* reportVerdictLine */.wM)(first.report)}${first.label ? ` · ${(0,markdown_text/* safeText */.Hk)(first.label, 100)}` : ''}`;
     const banner = !labelled && first ? (0,sections/* noBaselineBanner */.XA)(first) : '';
     // Every leg in one line each, passes included: what ran is as much the news as what failed.
@@ -4046,8 +4049,6 @@ async function loadFamilies(path) {
 
 // EXTERNAL MODULE: ./src/report/escape.ts
 var report_escape = __nccwpck_require__(4031);
-// EXTERNAL MODULE: ./src/report/number-format.ts
-var number_format = __nccwpck_require__(1329);
 ;// CONCATENATED MODULE: ./src/report/dashboard/page-app.ts
 /**
  * The page script's second half (browser JavaScript, kept as text): the layout (open regressions on
@@ -5861,6 +5862,7 @@ async function runDashboardCommand(argv, env = process.env) {
 
 
 
+
 const REPORT_HELP = `Usage: profile-gate report --out DIR [options] REPORT.json|DIR...
 
 Merges report.json files (directories are searched, e.g. the output of 'gh run download') into
@@ -5921,7 +5923,7 @@ async function runReportCommand(args) {
     };
     // Labels and reasons come from the reports (a fork's artifact among them): printed inert.
     const lines = merged.entries.map((e) => (0,inert_text/* inertLine */.Fq)(`  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' ')));
-    process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${(0,external_node_path_.join)(out, 'summary.md')} and ${(0,external_node_path_.join)(out, 'comment.md')}\n`);
+    process.stdout.write(`profile-gate report: ${merged.verdict} (${(0,number_format/* countText */.lT)(merged.entries.length, 'report')})\n${lines.join('\n')}\nwrote ${(0,external_node_path_.join)(out, 'summary.md')} and ${(0,external_node_path_.join)(out, 'comment.md')}\n`);
     return verdictExitCode({ verdict: merged.verdict, lines: merged.entries.flatMap((e) => (0,verdict_lines/* verdictLines */.rz)(e.report)) }, options.failVerdicts);
 }
 
@@ -28804,6 +28806,9 @@ const REPORT_JSON_BOUNDS = {
     maxMillis: 30_000,
 };
 function parseReportText(text, source, bounds = REPORT_JSON_BOUNDS) {
+    // An empty file (an upload or a redirect that wrote nothing) is said as such, not as a parser error.
+    if (text.trim() === '')
+        throw new errors/* InputError */.dz(source, `expected a profile-gate report.json, got an empty file`);
     let data;
     try {
         data = parseBoundedJson(text, bounds);
@@ -34494,7 +34499,7 @@ function legsTable(merged, budget, measure) {
         const errors = entry.report.findings.filter((f) => f.severity === 'error').length;
         const warnings = entry.report.findings.filter((f) => f.severity === 'warning').length;
         const alerts = entry.report.comparison?.rows.filter(_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .isAlert */ .Hx).length ?? 0;
-        return `| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 80)} | ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} | ${errors} errors, ${warnings} warnings | ${entry.report.comparison ? alerts : 'no baseline'} | ${decodeCell(entry)} |`;
+        return `| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 80)} | ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_4__/* .countText */ .lT)(errors, 'error')}, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_4__/* .countText */ .lT)(warnings, 'warning')} | ${entry.report.comparison ? alerts : 'no baseline'} | ${decodeCell(entry)} |`;
     });
     const header = ['| report | verdict | findings | alerts | decode tok/s (Δ) |', '|---|---|---|---:|---:|'];
     return [...header, ...(0,_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitRows */ .z)(rows, budget, measure, 'reports in the artifacts')].join('\n');
@@ -34523,7 +34528,7 @@ function renderMergedSummary(merged, options = {}) {
         return `${(0,_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitBlocks */ .U)(head, [block], tail, budget, _text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy)}\n`;
     }
     const head = [
-        `## profile-gate: ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(merged.verdict)} · ${merged.entries.length} reports (${countsText(merged)})`,
+        `## profile-gate: ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(merged.verdict)} · ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_4__/* .countText */ .lT)(merged.entries.length, 'report')} (${countsText(merged)})`,
         legsTable(merged, budget * 0.25, _text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy),
     ].join('\n\n');
     const blocks = merged.entries.map((entry) => ({
@@ -34739,6 +34744,7 @@ function needsAttention(entry) {
 /* harmony export */   XX: () => (/* binding */ excludedGapsText),
 /* harmony export */   Yo: () => (/* binding */ ciText),
 /* harmony export */   ZV: () => (/* binding */ formatNumber),
+/* harmony export */   lT: () => (/* binding */ countText),
 /* harmony export */   ty: () => (/* binding */ shortenName),
 /* harmony export */   uS: () => (/* binding */ showsRanks),
 /* harmony export */   yA: () => (/* binding */ launchCallsText)
@@ -34764,6 +34770,10 @@ function formatNs(ns) {
 }
 function formatShare(share, digits = 1) {
     return Number.isFinite(share) ? `${(share * 100).toFixed(digits)}%` : 'n/a';
+}
+/** A count and its noun, singular for one: `1 error`, `2 errors`. */
+function countText(count, one, many = `${one}s`) {
+    return `${count} ${count === 1 ? one : many}`;
 }
 function formatNumber(value, digits = 2) {
     if (!Number.isFinite(value))
