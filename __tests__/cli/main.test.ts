@@ -79,6 +79,26 @@ describe('profile-gate analyze', () => {
     expect(code).toBe(1);
   });
 
+  it('reads a copy of a capture under another name once, and says so', async () => {
+    // The 15 run lines of samples/current/unfused_timed.stdout.jsonl, and the same bytes again under another name.
+    const dir = mkdtempSync(join(tmpdir(), 'pg-copy-'));
+    try {
+      cpSync(join(ROOT, 'samples', 'current'), dir, { recursive: true });
+      cpSync(join(dir, 'unfused_timed.stdout.jsonl'), join(dir, 'again.stdout.jsonl'));
+      const { stdout, stderr } = await cli(['analyze', '--json', '-', dir]);
+      const report = ReportSchema.parse(JSON.parse(stdout));
+      expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toHaveLength(15);
+      expect(report.sources.filter((s) => s.path.endsWith('.stdout.jsonl')).map((s) => s.path.split('/').pop())).toEqual(['again.stdout.jsonl']);
+      expect(stderr).toContain(`read once: ${join(dir, 'unfused_timed.stdout.jsonl')} holds the same bytes as ${join(dir, 'again.stdout.jsonl')}`);
+      // A file that differs by one byte is another capture, and both count.
+      writeFileSync(join(dir, 'again.stdout.jsonl'), `${readFileSync(join(dir, 'again.stdout.jsonl'), 'utf8')}\n`);
+      const both = ReportSchema.parse(JSON.parse((await cli(['analyze', '--json', '-', dir])).stdout));
+      expect(both.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toHaveLength(30);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('passes the same run against itself', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pg-cli-'));
     const baseline = join(dir, 'baseline.json');

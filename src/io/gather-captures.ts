@@ -50,6 +50,7 @@ export async function gatherCaptures(paths: readonly string[], how: CaptureGathe
   const [first] = found.leftOut;
   if (first && how.strict) throw new InputError(first.path, `${first.reason} (strict reading: an entry of a folder that cannot be read fails the analysis)`);
   for (const entry of found.leftOut) how.warn(`left out ${entry.path}: ${entry.reason}`);
+  for (const copy of found.copies) how.warn(`read once: ${copy.path} holds the same bytes as ${copy.of}`);
   if (found.files.length) {
     if (missing.length && how.strict) throw new UsageError(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')} (${how.strictOption ?? 'strict'} fails on any input it cannot read)`);
     if (missing.length && how.policy !== 'ignore') how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);

@@ -1,5 +1,6 @@
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
-import { constants } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
@@ -41,15 +42,59 @@ export const PATH_MAX_BYTES = 4096;
  * which entries of a folder were left out (a name that is not UTF-8, a path too long to open, an
  * entry gone or unreadable): one such entry never costs the rest of the folder.
  */
-export async function expandInputSet(inputs: readonly string[]): Promise<{ files: string[]; fromDirectories: Set<string>; leftOut: LeftOutInput[] }> {
+/** A file read once because another input holds the same bytes (`of`, the one read). */
+export interface CopiedInput {
+  path: string;
+  of: string;
+}
+
+/** The sha256 of a file's bytes, read as a stream (captures can be gigabytes). */
+async function contentHash(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * The files whose bytes another file of the list already holds (a capture copied under another
+ * name): read twice, its samples would count twice. Only files of equal, non-zero size are read.
+ */
+async function copiesAmong(files: readonly string[]): Promise<CopiedInput[]> {
+  const bySize = new Map<number, string[]>();
+  for (const file of files) {
+    const { size } = await stat(file);
+    if (size === 0) continue;
+    const group = bySize.get(size);
+    if (group) group.push(file);
+    else bySize.set(size, [file]);
+  }
+  const copies: CopiedInput[] = [];
+  for (const group of bySize.values()) {
+    if (group.length < 2) continue;
+    const first = new Map<string, string>();
+    for (const file of group) {
+      const hash = await contentHash(file);
+      const of = first.get(hash);
+      if (of === undefined) first.set(hash, file);
+      else copies.push({ path: file, of });
+    }
+  }
+  return copies;
+}
+
+export async function expandInputSet(inputs: readonly string[]): Promise<{ files: string[]; fromDirectories: Set<string>; leftOut: LeftOutInput[]; copies: CopiedInput[] }> {
   const found: string[] = [];
   const leftOut: LeftOutInput[] = [];
   await expandPaths(inputs, false, found, leftOut);
   // A file named twice, or named beside its folder, is one capture: read twice, its samples would count twice.
   const seen = new Set<string>();
-  const files = found.filter((file) => !seen.has(resolve(file)) && Boolean(seen.add(resolve(file))));
+  const unique = found.filter((file) => !seen.has(resolve(file)) && Boolean(seen.add(resolve(file))));
+  // The same bytes under another name (a copy, a hard link) are one capture too.
+  const copies = await copiesAmong(unique);
+  const copied = new Set(copies.map((copy) => copy.path));
+  const files = unique.filter((file) => !copied.has(file));
   const named = new Set(inputs.map((input) => resolve(input)));
-  return { files, fromDirectories: new Set(files.filter((file) => !named.has(resolve(file)))), leftOut };
+  return { files, fromDirectories: new Set(files.filter((file) => !named.has(resolve(file)))), leftOut, copies };
 }
 
 /** A file name's bytes as text: printable ASCII as is, every other byte as \xNN. */
