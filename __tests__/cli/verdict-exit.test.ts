@@ -87,7 +87,7 @@ describe('report exit code', () => {
     expect(refused.stderr).toContain(`newer profile-gate (schemaVersion ${REPORT_SCHEMA_VERSION + 1})`);
     const allowed = await cli(['report', '--out', join(dir, 'merged'), '--allow-unreadable-reports', dir]);
     expect(allowed.stderr).toMatch(/^profile-gate: warning: skipped a report: .*profile-gate-b\/report\.json/m);
-    expect(allowed.stdout).toMatch(/^profile-gate report: fail \(1 reports\)/);
+    expect(allowed.stdout).toMatch(/^profile-gate report: fail \(1 report\)/);
     expect(allowed.code).toBe(1);
   });
 });

@@ -1823,7 +1823,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1935);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9963);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -1838,7 +1838,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1935:
+/***/ 9963:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2677,6 +2677,8 @@ async function gatherCaptures(paths, how) {
         throw new errors/* InputError */.dz(first.path, `${first.reason} (strict reading: an entry of a folder that cannot be read fails the analysis)`);
     for (const entry of found.leftOut)
         how.warn(`left out ${entry.path}: ${entry.reason}`);
+    for (const copy of found.copies)
+        how.warn(`read once: ${copy.path} holds the same bytes as ${copy.of}`);
     if (found.files.length) {
         if (missing.length && how.strict)
             throw new errors/* UsageError */.eb(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')} (${how.strictOption ?? 'strict'} fails on any input it cannot read)`);
@@ -2732,8 +2734,8 @@ function skippedOf(missing, leftOut) {
 var capture = __nccwpck_require__(8347);
 // EXTERNAL MODULE: ./src/model/metrics.ts
 var metrics = __nccwpck_require__(5500);
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/report/markdown/budget.ts
 var markdown_budget = __nccwpck_require__(4821);
 // EXTERNAL MODULE: ./src/report/markdown/sections.ts
@@ -2788,7 +2790,7 @@ function sanitizeCommentKey(key) {
  */
 function commentMarker(key) {
     const clean = sanitizeCommentKey(key);
-    const suffix = clean === key ? '' : `~${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex').slice(0, 10)}`;
+    const suffix = clean === key ? '' : `~${(0,external_node_crypto_.createHash)('sha256').update(key).digest('hex').slice(0, 10)}`;
     return `<!-- profile-gate:${clean}${suffix} -->`;
 }
 /**
@@ -5567,7 +5569,7 @@ async function writeSite(directory, files) {
 async function saveReports(directory, inputs) {
     const names = new Set();
     for (const { report } of inputs) {
-        const identity = (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,build_data/* reportIdentity */.he)(report)).digest('hex').slice(0, 12);
+        const identity = (0,external_node_crypto_.createHash)('sha256').update((0,build_data/* reportIdentity */.he)(report)).digest('hex').slice(0, 12);
         const name = `${report.run.runId ?? 'run'}-${(report.run.workload ?? 'report').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 80)}-${identity}`;
         if (names.has(name))
             continue;
@@ -8607,7 +8609,7 @@ class ProcessGroups {
     cancelled = false;
     constructor(options = {}) {
         this.graceMs = options.graceMs ?? 3000;
-        this.trackingId = (0,external_node_crypto_namespaceObject.randomUUID)();
+        this.trackingId = (0,external_node_crypto_.randomUUID)();
     }
     /**
      * Stop every process that carries this run's tracking marker, wherever it went (a daemon that
@@ -27147,15 +27149,18 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ });
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3916);
-/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(949);
-/* harmony import */ var _report_profile_json_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7534);
-/* harmony import */ var _github_report_artifacts_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(407);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3916);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(949);
+/* harmony import */ var _report_profile_json_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(7534);
+/* harmony import */ var _github_report_artifacts_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(407);
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
+
 
 
 
@@ -27170,7 +27175,7 @@ const TRACES_DIR = 'traces';
  * What profile-gate writes beside its report.json (run --out, the action's report folder): in a
  * folder that holds our report, these are ours and no capture. Elsewhere the names are the user's.
  */
-const OWN_FILES = new Set([_model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .RUN_FILE */ .zF, _report_profile_json_js__WEBPACK_IMPORTED_MODULE_6__/* .PROFILE_FILE */ .F, _github_report_artifacts_js__WEBPACK_IMPORTED_MODULE_5__/* .CONTEXT_FILE */ .ny]);
+const OWN_FILES = new Set([_model_report_js__WEBPACK_IMPORTED_MODULE_5__/* .RUN_FILE */ .zF, _report_profile_json_js__WEBPACK_IMPORTED_MODULE_7__/* .PROFILE_FILE */ .F, _github_report_artifacts_js__WEBPACK_IMPORTED_MODULE_6__/* .CONTEXT_FILE */ .ny]);
 /** Where `profile-gate run` gathers the metric lines of a long workload console (next to its log). */
 function consoleMetricsPath(logPath) {
     return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
@@ -27181,20 +27186,58 @@ async function expandInputs(inputs) {
 }
 /** Linux's PATH_MAX: a path of this many bytes or more cannot be opened. */
 const PATH_MAX_BYTES = 4096;
+/** The sha256 of a file's bytes, read as a stream (captures can be gigabytes). */
+async function contentHash(path) {
+    const hash = (0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.createHash)('sha256');
+    for await (const chunk of (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path))
+        hash.update(chunk);
+    return hash.digest('hex');
+}
 /**
- * As expandInputs, also saying which files were found inside a directory rather than named, and
- * which entries of a folder were left out (a name that is not UTF-8, a path too long to open, an
- * entry gone or unreadable): one such entry never costs the rest of the folder.
+ * The files whose bytes another file of the list already holds (a capture copied under another
+ * name): read twice, its samples would count twice. Only files of equal, non-zero size are read.
  */
+async function copiesAmong(files) {
+    const bySize = new Map();
+    for (const file of files) {
+        const { size } = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(file);
+        if (size === 0)
+            continue;
+        const group = bySize.get(size);
+        if (group)
+            group.push(file);
+        else
+            bySize.set(size, [file]);
+    }
+    const copies = [];
+    for (const group of bySize.values()) {
+        if (group.length < 2)
+            continue;
+        const first = new Map();
+        for (const file of group) {
+            const hash = await contentHash(file);
+            const of = first.get(hash);
+            if (of === undefined)
+                first.set(hash, file);
+            else
+                copies.push({ path: file, of });
+        }
+    }
+    return copies;
+}
 async function expandInputSet(inputs) {
     const found = [];
     const leftOut = [];
     await expandPaths(inputs, false, found, leftOut);
     // A file named twice, or named beside its folder, is one capture: read twice, its samples would count twice.
     const seen = new Set();
-    const files = found.filter((file) => !seen.has((0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(file)) && Boolean(seen.add((0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(file))));
-    const named = new Set(inputs.map((input) => (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(input)));
-    return { files, fromDirectories: new Set(files.filter((file) => !named.has((0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(file)))), leftOut };
+    const unique = found.filter((file) => !seen.has((0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(file)) && Boolean(seen.add((0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(file))));
+    // The same bytes under another name (a copy, a hard link) are one capture too.
+    const copies = await copiesAmong(unique);
+    const copied = new Set(copies.map((copy) => copy.path));
+    const files = unique.filter((file) => !copied.has(file));
+    const named = new Set(inputs.map((input) => (0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(input)));
+    return { files, fromDirectories: new Set(files.filter((file) => !named.has((0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(file)))), leftOut, copies };
 }
 /** A file name's bytes as text: printable ASCII as is, every other byte as \xNN. */
 function bytesText(name) {
@@ -27206,12 +27249,12 @@ async function expandPaths(inputs, inFolder, files, leftOut) {
         try {
             if (Buffer.byteLength(input) >= PATH_MAX_BYTES)
                 throw Object.assign(new Error('path too long'), { code: 'ENAMETOOLONG' });
-            info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat)(input);
+            info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(input);
         }
         catch (error) {
             const code = error.code ?? 'error';
             if (!inFolder)
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(input, `cannot read the input (${code}); expected a capture file or a directory of them`);
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(input, `cannot read the input (${code}); expected a capture file or a directory of them`);
             // Found in a folder: left out with its reason, and the folder's other files are read.
             const reason = code === 'ENAMETOOLONG'
                 ? `its path is ${Buffer.byteLength(input)} bytes, more than the system opens (PATH_MAX, ${PATH_MAX_BYTES} bytes)`
@@ -27226,34 +27269,34 @@ async function expandPaths(inputs, inFolder, files, leftOut) {
         let listed;
         try {
             // Names as bytes: a name that is not UTF-8 would come back as text naming another file.
-            listed = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readdir)(input, { withFileTypes: true, encoding: 'buffer' });
+            listed = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir)(input, { withFileTypes: true, encoding: 'buffer' });
         }
         catch (error) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(input, `cannot read the folder (${error.code ?? 'error'}); expected a folder of capture files that this user may list`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(input, `cannot read the folder (${error.code ?? 'error'}); expected a folder of capture files that this user may list`);
         }
         const nested = [];
-        const ownFolder = listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === _model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .REPORT_FILE */ .Uq);
+        const ownFolder = listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === _model_report_js__WEBPACK_IMPORTED_MODULE_5__/* .REPORT_FILE */ .Uq);
         // A run's output folder: an A/B job's base build is under base/, the other side of the comparison.
-        const runFolder = ownFolder && listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === _model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .RUN_FILE */ .zF);
+        const runFolder = ownFolder && listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === _model_report_js__WEBPACK_IMPORTED_MODULE_5__/* .RUN_FILE */ .zF);
         const names = new Set(listed.map((entry) => entry.name.toString('utf8')));
         for (const entry of listed) {
             const name = entry.name.toString('utf8');
             if (!Buffer.from(name, 'utf8').equals(entry.name)) {
-                leftOut.push({ path: (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(input, bytesText(entry.name)), reason: 'its name is not valid UTF-8 (shown with its bytes as \\xNN); rename it to read it' });
+                leftOut.push({ path: (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(input, bytesText(entry.name)), reason: 'its name is not valid UTF-8 (shown with its bytes as \\xNN); rename it to read it' });
                 continue;
             }
             // Notes, scripts, hidden files, and a report of ours (a run's output folder holds one) are no capture.
-            if (SKIPPED_IN_DIRECTORIES.test(name) || name === _model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .REPORT_FILE */ .Uq)
+            if (SKIPPED_IN_DIRECTORIES.test(name) || name === _model_report_js__WEBPACK_IMPORTED_MODULE_5__/* .REPORT_FILE */ .Uq)
                 continue;
             if (ownFolder && (OWN_FILES.has(name) || (name === TRACES_DIR && entry.isDirectory())))
                 continue;
-            if (runFolder && name === _model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .BASE_SIDE_DIR */ .Qk && entry.isDirectory())
+            if (runFolder && name === _model_report_js__WEBPACK_IMPORTED_MODULE_5__/* .BASE_SIDE_DIR */ .Qk && entry.isDirectory())
                 continue;
             // A console whose metric lines run gathered beside it: that file is what the analysis reads.
             if (name.endsWith('.log') && names.has(consoleMetricsPath(name)))
                 continue;
             if (entry.isDirectory() || entry.isFile())
-                nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(input, name));
+                nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(input, name));
         }
         nested.sort((a, b) => a.localeCompare(b));
         await expandPaths(nested, true, files, leftOut);
@@ -27262,12 +27305,12 @@ async function expandPaths(inputs, inFolder, files, leftOut) {
 /** Make the output folder `directory`, or say in one line why it cannot be one (a file there). */
 async function makeOutputFolder(directory, what) {
     try {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)(directory, { recursive: true });
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir)(directory, { recursive: true });
     }
     catch (error) {
         const code = error.code ?? 'error';
         const why = code === 'EEXIST' || code === 'ENOTDIR' ? ': a file, not a folder' : '';
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(directory, `cannot write ${what} there (${code}${why}); expected a folder, or a path where one can be made`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(directory, `cannot write ${what} there (${code}${why}); expected a folder, or a path where one can be made`);
     }
 }
 /** Open for writing, created or truncated, and refused (ELOOP) when the path itself is a symbolic link. */
@@ -27283,15 +27326,15 @@ async function writeOutput(target, text) {
         return;
     }
     try {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(target, text, { flag: WRITE_NO_FOLLOW });
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(target), { recursive: true });
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.writeFile)(target, text, { flag: WRITE_NO_FOLLOW });
     }
     catch (error) {
         const { code, message } = error;
         if (code === 'ELOOP')
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(target, 'is a symbolic link; expected a path that is not one (an output is never written through a link: remove it, or choose another path)');
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(target, 'is a symbolic link; expected a path that is not one (an output is never written through a link: remove it, or choose another path)');
         // A full disk or a path that cannot be a file: say which file, in one line.
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(target, `cannot write it (${code ?? 'error'}: ${message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')})`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(target, `cannot write it (${code ?? 'error'}: ${message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')})`);
     }
 }
 
@@ -36167,6 +36210,13 @@ function comparisonLines(report) {
 /** The product version written into every report; kept in step with package.json by a test. */
 const TOOL_VERSION = '0.1.0';
 
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 
 /***/ }),
 
