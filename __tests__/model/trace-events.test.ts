@@ -39,6 +39,10 @@ describe('trace record rows', () => {
     sealed.add('kernel', 'a', 0, 1, 0, 0);
     sealed.seal().add('kernel', 'b', 5, 1, 0, 0);
     expect([...sealed.events()].map((e) => e.name)).toEqual(['a', 'b']);
+    // Sealed with nothing kept, its columns are empty: an event added after still fits.
+    const empty = new TraceEvents({ gpu: 10, host: 10 }, 64).seal();
+    empty.add('kernel', 'c', 1, 2, 0, 0);
+    expect([...empty.events()]).toEqual([{ kind: 'kernel', name: 'c', startNs: 1, durNs: 2, device: 0, lane: 0 }]);
   });
 
   it('an op log given fewer rows than it is given ops grows and keeps them all', () => {

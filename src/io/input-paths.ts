@@ -37,11 +37,6 @@ export interface LeftOutInput {
 /** Linux's PATH_MAX: a path of this many bytes or more cannot be opened. */
 export const PATH_MAX_BYTES = 4096;
 
-/**
- * As expandInputs, also saying which files were found inside a directory rather than named, and
- * which entries of a folder were left out (a name that is not UTF-8, a path too long to open, an
- * entry gone or unreadable): one such entry never costs the rest of the folder.
- */
 /** A file read once because another input holds the same bytes (`of`, the one read). */
 export interface CopiedInput {
   path: string;
@@ -82,6 +77,12 @@ async function copiesAmong(files: readonly string[]): Promise<CopiedInput[]> {
   return copies;
 }
 
+/**
+ * As expandInputs, also saying which files were found inside a directory rather than named, and
+ * which entries of a folder were left out (a name that is not UTF-8, a path too long to open, an
+ * entry gone or unreadable): one such entry never costs the rest of the folder; and which files
+ * were read once because another holds the same bytes (`copies`).
+ */
 export async function expandInputSet(inputs: readonly string[]): Promise<{ files: string[]; fromDirectories: Set<string>; leftOut: LeftOutInput[]; copies: CopiedInput[] }> {
   const found: string[] = [];
   const leftOut: LeftOutInput[] = [];

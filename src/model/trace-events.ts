@@ -47,7 +47,7 @@ export class TraceEvents {
   private gpuKept = 0;
   private hostKept = 0;
 
-  /** `rows`: how many events the reader expects (columns.ts); never more than the caps keep. */
+  /** `expectedRows`: how many events the reader expects (columns.ts); never more than the caps keep. */
   constructor(
     readonly caps: { gpu: number; host: number } = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP },
     expectedRows = INITIAL_ROWS,
@@ -129,7 +129,8 @@ export class TraceEvents {
   }
 
   private grow(): void {
-    const size = this.starts.length * 2;
+    // A record sealed with no rows has columns of length 0: doubling that would stay 0.
+    const size = Math.max(INITIAL_ROWS, this.starts.length * 2);
     this.starts = grown(this.starts, size);
     this.durs = grown(this.durs, size);
     this.devices = grown(this.devices, size);

@@ -443,10 +443,12 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
   if (notices.length || losses.length) {
     out.push('', 'Capture notes:');
     for (const notice of notices) out.push(`- ${notice.severity}: ${safeText(notice.message, d.textChars)}`);
-    for (const { source, stat } of losses.slice(0, Math.max(d.notices, 3))) {
+    // Losses are named at every detail level, three at least, as the metric notes are.
+    const shown = Math.max(d.notices, 3);
+    for (const { source, stat } of losses.slice(0, shown)) {
       out.push(`- ${stat.severity}: ${safeText(source.path.split(/[\\/]/).pop() ?? source.path, 80)}: ${safeText(stat.detail ?? stat.name, d.textChars)} (${stat.count})`);
     }
-    if (losses.length > Math.max(d.notices, 3)) out.push(`- … ${losses.length - Math.max(d.notices, 3)} more in report.json (sources[].stats).`);
+    if (losses.length > shown) out.push(`- … ${losses.length - shown} more in report.json (sources[].stats).`);
   }
   if (out.length === 0) return '';
   return [`${h} Utilization and throughput`, '', ...out].join('\n');
