@@ -27225,6 +27225,12 @@ async function copiesAmong(files) {
     }
     return copies;
 }
+/**
+ * As expandInputs, also saying which files were found inside a directory rather than named, and
+ * which entries of a folder were left out (a name that is not UTF-8, a path too long to open, an
+ * entry gone or unreadable): one such entry never costs the rest of the folder; and which files
+ * were read once because another holds the same bytes (`copies`).
+ */
 async function expandInputSet(inputs) {
     const found = [];
     const leftOut = [];
@@ -29785,7 +29791,7 @@ class TraceEvents {
     seen = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
     gpuKept = 0;
     hostKept = 0;
-    /** `rows`: how many events the reader expects (columns.ts); never more than the caps keep. */
+    /** `expectedRows`: how many events the reader expects (columns.ts); never more than the caps keep. */
     constructor(caps = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }, expectedRows = _columns_js__WEBPACK_IMPORTED_MODULE_0__/* .INITIAL_ROWS */ .$) {
         this.caps = caps;
         const rows = Math.max(1, Math.min(caps.gpu + caps.host, expectedRows));
@@ -29866,7 +29872,8 @@ class TraceEvents {
         }
     }
     grow() {
-        const size = this.starts.length * 2;
+        // A record sealed with no rows has columns of length 0: doubling that would stay 0.
+        const size = Math.max(_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .INITIAL_ROWS */ .$, this.starts.length * 2);
         this.starts = (0,_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .grown */ .g)(this.starts, size);
         this.durs = (0,_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .grown */ .g)(this.durs, size);
         this.devices = (0,_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .grown */ .g)(this.devices, size);
@@ -34328,11 +34335,13 @@ function utilizationSection(report, d, h) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
             out.push(`- ${notice.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
-        for (const { source, stat } of losses.slice(0, Math.max(d.notices, 3))) {
+        // Losses are named at every detail level, three at least, as the metric notes are.
+        const shown = Math.max(d.notices, 3);
+        for (const { source, stat } of losses.slice(0, shown)) {
             out.push(`- ${stat.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(source.path.split(/[\\/]/).pop() ?? source.path, 80)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(stat.detail ?? stat.name, d.textChars)} (${stat.count})`);
         }
-        if (losses.length > Math.max(d.notices, 3))
-            out.push(`- … ${losses.length - Math.max(d.notices, 3)} more in report.json (sources[].stats).`);
+        if (losses.length > shown)
+            out.push(`- … ${losses.length - shown} more in report.json (sources[].stats).`);
     }
     if (out.length === 0)
         return '';
