@@ -119,7 +119,7 @@ describe('baseline: artifact', () => {
     const skips = r.warnings.filter((w) => w.startsWith(`Skipped baseline candidate '${NAME}'`));
     expect(skips).toHaveLength(2);
     expect(skips[0]).toMatch(/of run 103: not a readable zip: report\.json: 83886080 bytes uncompressed; expected at most 67108864$/);
-    expect(skips[1]).toMatch(/of run 102: expected schemaVersion ≤ 7; this report was written by a newer profile-gate .*upgrade$/);
+    expect(skips[1]).toMatch(/of run 102: expected schemaVersion ≤ 8; this report was written by a newer profile-gate .*upgrade$/);
     expect(r.summary).toMatch(/- Why: newest readable artifact [^\n]* on main \\\(run 100, [^\n]*skipped newer: run 103: [^\n]*; run 102: /);
     expect(fake.hits('artifacts.download')).toHaveLength(3);
   });
@@ -156,7 +156,7 @@ describe('a baseline artifact on a bad day', () => {
 
   it.each([
     ['corrupt', '{"schemaVersion": 1, "tool": ', /: expected JSON, got /],
-    ['from a newer profile-gate', JSON.stringify({ schemaVersion: 8, tool: { name: 'profile-gate', version: '4.0.0' } }), /: expected schemaVersion ≤ 7; this report was written by a newer profile-gate \(4\.0\.0\); upgrade/],
+    ['from a newer profile-gate', JSON.stringify({ schemaVersion: 9, tool: { name: 'profile-gate', version: '4.0.0' } }), /: expected schemaVersion ≤ 8; this report was written by a newer profile-gate \(4\.0\.0\); upgrade/],
   ])('%s: a warning that says why, no comparison, the run still gated on its findings', async (_name, content, why) => {
     fake.addArtifact(100, NAME, { 'profile-gate/report.json': content });
     fake.registerRun({ id: 100, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'c'.repeat(40), workflow: 'gpu.yml' });

@@ -21,7 +21,7 @@ describe('profile-gate analyze', () => {
     const { code, stdout } = await cli(['analyze', '--json', '-', healthyNsys]);
     expect(code).toBe(0);
     const report = ReportSchema.parse(JSON.parse(stdout));
-    expect(report.schemaVersion).toBe(7);
+    expect(report.schemaVersion).toBe(8);
     // PROVENANCE.md of healthy_decode: the top kernel of the node-level nsys capture.
     expect(report.kernels[0]!.name).toBe('nvjet_sm90_tst_256x8_64x6_4x1_v_bz_TNT');
     expect(report.sources[0]).toMatchObject({ format: 'nsys-stats', parts: ['cuda_gpu_kern_sum', 'cuda_api_sum'] });

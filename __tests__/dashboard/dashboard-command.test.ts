@@ -57,7 +57,7 @@ describe('reading reports from disk', () => {
     const { inputs, skipped } = await loadDashboardReports([dir]);
     expect(inputs).toHaveLength(3);
     expect(skipped.map((s) => s.source)).toEqual([join(dir, 'broken', 'report.json'), join(dir, 'not-json', 'report.json')]);
-    expect(skipped[0]!.reason).toMatch(/expected a profile-gate report.json \(schemaVersion 7\) \(migrated from schemaVersion 1\); at tool.name/);
+    expect(skipped[0]!.reason).toMatch(/expected a profile-gate report.json \(schemaVersion 8\) \(migrated from schemaVersion 1\); at tool.name/);
     expect(skipped[1]!.reason).toMatch(/expected JSON/);
   });
 

@@ -77,7 +77,7 @@ describe('fork-safe: workflow_run reads what a fork uploaded', () => {
       'profile-gate/report.json': serializeReport(hostile),
       'profile-gate/context.json': JSON.stringify({ pullRequest: 7, headSha: HEAD }),
     });
-    fake.addArtifact(800, 'profile-gate-broken', { 'profile-gate/report.json': JSON.stringify({ schemaVersion: 8 }) });
+    fake.addArtifact(800, 'profile-gate-broken', { 'profile-gate/report.json': JSON.stringify({ schemaVersion: 9 }) });
     fake.addArtifact(800, 'unrelated-logs', { 'log.txt': 'x' });
     fake.pulls.set(7, { headSha: HEAD, headRepo: 'mallory/gpu-app' });
     const r = await runAction({ fake, runId: 801, eventName: 'workflow_run', event: workflowRun(800), inputs: { mode: 'report' } });
@@ -85,7 +85,7 @@ describe('fork-safe: workflow_run reads what a fork uploaded', () => {
     expect(r.code).toBe(1);
     expect(r.commands.some((c) => c.startsWith('::error::profile-gate report: 1 report(s) could not be read'))).toBe(true);
     expect(r.outputs['verdict']).toBe('fail');
-    expect(r.commands.some((c) => /^::warning::Skipped a report: .*report\.json: expected schemaVersion ≤ 7; this report was written by a newer profile-gate \(schemaVersion 8\); upgrade/.test(c))).toBe(true);
+    expect(r.commands.some((c) => /^::warning::Skipped a report: .*report\.json: expected schemaVersion ≤ 8; this report was written by a newer profile-gate \(schemaVersion 9\); upgrade/.test(c))).toBe(true);
     expect(fake.hits('artifacts.download')).toHaveLength(2);
     const body = fake.commentsOn(7)[0]!.body;
     expect(body.startsWith('<!-- profile-gate:report -->\n')).toBe(true);

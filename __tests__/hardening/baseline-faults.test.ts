@@ -73,9 +73,9 @@ describe('a baseline that cannot be read: exit 2, one line naming the file', () 
     // Kineto traces carry a schemaVersion of their own (1): refused at the first field a report needs.
     ['a Kineto trace instead of a report', () => join(ROOT, '__tests__', 'fixtures', 'kineto', 'hta_a100_simple_add_trace.json'), /: a capture \(kineto-json\), not a report; a baseline is the report\.json of an earlier analysis: profile-gate analyze --json baseline\.json BASELINE_CAPTURES\.\.\., then give baseline\.json$/],
     ['a benchmark result instead of a report', () => baselineFile('benchmark.json', JSON.stringify({ request_throughput: 4.2, median_ttft_ms: 31 })), /: a capture \(max-benchmark-json\), not a report; a baseline is the report\.json of an earlier analysis/],
-    ['schemaVersion as text', () => baselineFile('text-version.json', baselineText.replace('"schemaVersion": 7', '"schemaVersion": "7"')), /: expected a profile-gate report\.json with a whole-number schemaVersion, got "7"$/],
-    ['a field of the wrong type', () => baselineFile('bad-field.json', baselineText.replace(/"totalKernelNs": \d+/, '"totalKernelNs": "many"')), /: expected a profile-gate report\.json \(schemaVersion 7\); at totalKernelNs: /],
-    ['a newer profile-gate', () => baselineFile('newer.json', JSON.stringify({ ...JSON.parse(baselineText), schemaVersion: 8, tool: { name: 'profile-gate', version: '9.1.0' } })), /: expected schemaVersion ≤ 7; this report was written by a newer profile-gate \(9\.1\.0\); upgrade$/],
+    ['schemaVersion as text', () => baselineFile('text-version.json', baselineText.replace('"schemaVersion": 8', '"schemaVersion": "8"')), /: expected a profile-gate report\.json with a whole-number schemaVersion, got "8"$/],
+    ['a field of the wrong type', () => baselineFile('bad-field.json', baselineText.replace(/"totalKernelNs": \d+/, '"totalKernelNs": "many"')), /: expected a profile-gate report\.json \(schemaVersion 8\); at totalKernelNs: /],
+    ['a newer profile-gate', () => baselineFile('newer.json', JSON.stringify({ ...JSON.parse(baselineText), schemaVersion: 9, tool: { name: 'profile-gate', version: '9.1.0' } })), /: expected schemaVersion ≤ 8; this report was written by a newer profile-gate \(9\.1\.0\); upgrade$/],
     ['UTF-16 (saved by a Windows editor)', () => baselineFile('utf16.json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(baselineText, 'utf16le')])), /: expected JSON, got /],
     ['a directory', () => (mkdirSync(join(dir, 'a-dir'), { recursive: true }), join(dir, 'a-dir')), /: a folder; expected one profile-gate report\.json file \(analyze --json FILE and run --out DIR write one\)$/],
     [
@@ -144,12 +144,12 @@ describe('a baseline from another environment or an older schema: an explicit ve
 describe('migrateReport', () => {
   it('the current version passes through unchanged', () => {
     expect(migrateReport(JSON.parse(baselineText), 'b.json')).toEqual(baseline);
-    expect(REPORT_SCHEMA_VERSION).toBe(7);
+    expect(REPORT_SCHEMA_VERSION).toBe(8);
   });
 
   it('version 0: renamed fields restored, sections it lacked added empty, absent sections null', () => {
     const migrated = migrateReport(asVersion0(baseline), 'v0.json');
-    expect(migrated.schemaVersion).toBe(7);
+    expect(migrated.schemaVersion).toBe(8);
     expect(migrated.tool).toEqual({ name: 'profile-gate', version: baseline.tool.version });
     expect(migrated.totalKernelNs).toBe(baseline.totalKernelNs);
     expect(migrated.kernels).toEqual(baseline.kernels);
@@ -165,7 +165,7 @@ describe('migrateReport', () => {
       const { decision: _d, ...undecidedText } = JSON.parse(baselineText) as Record<string, unknown>;
       void _d;
       const migrated = migrateReport({ ...undecidedText, schemaVersion: version }, 'v.json');
-      expect(migrated.schemaVersion).toBe(7);
+      expect(migrated.schemaVersion).toBe(8);
       expect(migrated).toEqual({ ...baseline, decision: undecided(baseline) });
     }
   });
@@ -184,13 +184,19 @@ describe('migrateReport', () => {
   it('version 5 (no failure under a shared GPU judged again): read unchanged', () => {
     const migrated = migrateReport({ ...JSON.parse(baselineText), schemaVersion: 5 }, 'v5.json');
     expect(migrated).toEqual(baseline);
-    expect(migrated.schemaVersion).toBe(7);
+    expect(migrated.schemaVersion).toBe(8);
   });
 
   it('version 6 (no share judged by its own time): read unchanged', () => {
     const migrated = migrateReport({ ...JSON.parse(baselineText), schemaVersion: 6 }, 'v6.json');
     expect(migrated).toEqual(baseline);
-    expect(migrated.schemaVersion).toBe(7);
+    expect(migrated.schemaVersion).toBe(8);
+  });
+
+  it('version 7 (no step measured from the profiled steps): read unchanged', () => {
+    const migrated = migrateReport({ ...JSON.parse(baselineText), schemaVersion: 7 }, 'v7.json');
+    expect(migrated).toEqual(baseline);
+    expect(migrated.schemaVersion).toBe(8);
   });
 
   it('every version below the current one has a migration step', () => {
@@ -199,12 +205,12 @@ describe('migrateReport', () => {
 
   it('version 0 with a broken field is refused after migration, saying it was migrated', () => {
     const broken = { ...asVersion0(baseline), totalKernelTimeNs: -5 };
-    expect(() => migrateReport(broken, 'v0.json')).toThrow('v0.json: expected a profile-gate report.json (schemaVersion 7) (migrated from schemaVersion 0); at totalKernelNs: ');
+    expect(() => migrateReport(broken, 'v0.json')).toThrow('v0.json: expected a profile-gate report.json (schemaVersion 8) (migrated from schemaVersion 0); at totalKernelNs: ');
   });
 
   it.each([
-    [{ ...JSON.parse('{}'), schemaVersion: 8 }, 'x.json: expected schemaVersion ≤ 7; this report was written by a newer profile-gate (schemaVersion 8); upgrade'],
-    [{ schemaVersion: 8, tool: { name: 'profile-gate', version: '5.0.0' } }, 'x.json: expected schemaVersion ≤ 7; this report was written by a newer profile-gate (5.0.0); upgrade'],
+    [{ ...JSON.parse('{}'), schemaVersion: 9 }, 'x.json: expected schemaVersion ≤ 8; this report was written by a newer profile-gate (schemaVersion 9); upgrade'],
+    [{ schemaVersion: 9, tool: { name: 'profile-gate', version: '5.0.0' } }, 'x.json: expected schemaVersion ≤ 8; this report was written by a newer profile-gate (5.0.0); upgrade'],
     [{ schemaVersion: -1 }, 'x.json: expected a profile-gate report.json with a whole-number schemaVersion, got -1'],
     [{ schemaVersion: 1.5 }, 'x.json: expected a profile-gate report.json with a whole-number schemaVersion, got 1.5'],
     [null, 'x.json: expected a profile-gate report.json (a JSON object), got null'],

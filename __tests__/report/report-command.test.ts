@@ -78,10 +78,10 @@ describe('profile-gate report', () => {
   it('refuses a file that is not a report, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pg-report-cmd-'));
     const bad = join(dir, 'report.json');
-    writeFileSync(bad, JSON.stringify({ schemaVersion: 8 }));
+    writeFileSync(bad, JSON.stringify({ schemaVersion: 9 }));
     const error = await runReportCommand(['--out', join(dir, 'out'), bad]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as Error).message).toBe(`${bad}: expected schemaVersion ≤ 7; this report was written by a newer profile-gate (schemaVersion 8); upgrade`);
+    expect((error as Error).message).toBe(`${bad}: expected schemaVersion ≤ 8; this report was written by a newer profile-gate (schemaVersion 9); upgrade`);
     writeFileSync(bad, '{"schemaVersion": 1,');
     await expect(runReportCommand(['--out', join(dir, 'out'), bad])).rejects.toThrow(/: expected JSON, got /);
   });

@@ -43,8 +43,8 @@ export interface GateTimeline {
   activeSpanNs: number;
   devices: number;
   communication?: { exposedNs: number };
-  /** What counts the decode steps (src/diagnose/step-count.ts). */
-  steps?: ReadonlyArray<{ name: string }>;
+  /** What counts the decode steps (src/diagnose/step-count.ts); their durations give the profiled step time (profiler-steps.ts). */
+  steps?: ReadonlyArray<{ name: string; durNs?: number }>;
   graphLaunches?: number;
   kernelLaunches?: number;
   phaseRanges?: { decode: number; prefill: number; decodeName?: string | undefined } | undefined;

@@ -5,10 +5,11 @@
  * sides count steps (per-step.ts); shares gate only without steps (shares.ts). Pure: no I/O, deterministic for a given seed.
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
-import type { Comparison, ComparisonNote, ComparisonRow, DecisionCause, FindingReading } from '../model/report.js';
+import type { Comparison, ComparisonNote, ComparisonRow, DecisionCause, FindingReading, PerStep } from '../model/report.js';
 import { rowCause, strongestSeverity } from '../model/decision.js';
 import { blockingMismatches, environmentMismatches } from './fingerprint.js';
-import type { GatedRow, GateInput, GatePolicy, GateResult } from './gate-input.js';
+import type { GatedRow, GateInput, GateMetric, GatePolicy, GateResult } from './gate-input.js';
+import { PROFILER_STEP_METRIC, profilerStepMetric } from './profiler-steps.js';
 import { compareMetrics } from './metric-rows.js';
 import { applySharedGpu } from './shared-gpu.js';
 import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOptions, type GateOptionsInput } from './gate-options.js';
@@ -99,6 +100,18 @@ function policyOf(options: GateOptions): GatePolicy {
   };
 }
 
+/**
+ * Each side's metrics, with the profiled step time added as a metric where it is the measured step
+ * (profiler-steps.ts): both windows compared per step, neither refused as another kind of step.
+ */
+function withProfilerSteps(current: GateInput, baseline: GateInput, perStep: PerStep | undefined): [readonly GateMetric[], readonly GateMetric[]] {
+  if (perStep?.measured?.basis !== PROFILER_STEP_METRIC || perStep.unit !== 'step' || perStep.refused) return [current.metrics, baseline.metrics];
+  return [
+    [...current.metrics, profilerStepMetric(current)!],
+    [...baseline.metrics, profilerStepMetric(baseline)!],
+  ];
+}
+
 /** What else the gate may know about the baseline. */
 export interface CompareContext {
   /**
@@ -143,14 +156,15 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     options = { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), ...rows.map((r) => [r.metric, r.floor * 100] as const)]) };
     betweenJobs = { reports: context.history.length, metrics: rows };
   }
-  const metrics = applySharedGpu(current, baseline, compareMetrics(current.metrics, baseline.metrics, options), options);
-  const rows: GatedRow[] = [...metrics.rows];
   const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
+  const attribution = hasKernels ? perStepAttribution(current, baseline, options.topN) : undefined;
+  const [currentMetrics, baselineMetrics] = withProfilerSteps(current, baseline, attribution?.perStep);
+  const metrics = applySharedGpu(current, baseline, compareMetrics(currentMetrics, baselineMetrics, options), options);
+  const rows: GatedRow[] = [...metrics.rows];
   let kernelChanges: Comparison['kernelChanges'] = [];
   let perStep: Comparison['perStep'];
   let shareMode: ShareMode | undefined;
-  if (hasKernels) {
-    const attribution = perStepAttribution(current, baseline, options.topN);
+  if (attribution) {
     perStep = attribution.perStep;
     // Time per step judges kernels where both sides have steps; shares are context then (shares.ts).
     const throughputImproved = metrics.rows.some((r) => r.row.status === 'improved') && !metrics.rows.some((r) => r.row.status === 'fail' || r.row.status === 'warn');

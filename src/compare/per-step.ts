@@ -17,6 +17,7 @@ import { stepCountOf } from '../diagnose/step-count.js';
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel } from './gate-input.js';
 import { KERNEL_TIME_PREFIX, type GateOptions } from './gate-options.js';
+import { PROFILER_STEP_METRIC, profilerStepMetric, profilerStepsMeasure } from './profiler-steps.js';
 
 /** Kernels kept in the report, by size of change (the thresholds see every kernel). */
 export const PER_STEP_KERNELS = 25;
@@ -26,7 +27,10 @@ function metricValue(side: GateInput, name: string): number | undefined {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-/** The measured step time of each side, from the workload's medians; per token when the batch is unknown. */
+/**
+ * The measured step time of each side, from the workload's medians; per token when the batch is
+ * unknown; where no workload metric gives one on both sides, the medians of the profiled steps.
+ */
 export function measuredStepTime(current: GateInput, baseline: GateInput, cur: StepCount, base: StepCount): MeasuredStep | null {
   const make = (basis: MeasuredStep['basis'], per: MeasuredStep['per'], baselineNs: number, currentNs: number): MeasuredStep => ({ basis, per, baselineNs, currentNs, deltaNs: currentNs - baselineNs });
   const baseTok = metricValue(baseline, 'decode_tok_s');
@@ -40,6 +44,11 @@ export function measuredStepTime(current: GateInput, baseline: GateInput, cur: S
     if (b !== undefined && c !== undefined) return make(name, 'step', b * 1e6, c * 1e6);
   }
   if (baseTok !== undefined && curTok !== undefined) return make('decode_tok_s', 'token', 1e9 / baseTok, 1e9 / curTok);
+  if (profilerStepsMeasure(current, baseline)) {
+    const b = profilerStepMetric(baseline)!;
+    const c = profilerStepMetric(current)!;
+    return make(PROFILER_STEP_METRIC, 'step', b.value * 1e6, c.value * 1e6);
+  }
   return null;
 }
 
@@ -274,7 +283,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
 }
 
 /** The metric whose medians give the measured step time. */
-const BASIS_METRIC: Record<MeasuredStep['basis'], string> = { tpot_ms: 'tpot_ms', itl_ms: 'itl_ms', 'decode_tok_s+batch': 'decode_tok_s', 'decode_tok_s': 'decode_tok_s' };
+const BASIS_METRIC: Record<MeasuredStep['basis'], string> = { tpot_ms: 'tpot_ms', itl_ms: 'itl_ms', 'decode_tok_s+batch': 'decode_tok_s', 'decode_tok_s': 'decode_tok_s', profiler_step_ms: PROFILER_STEP_METRIC };
 
 /**
  * No change in time per step, decided from the data: the measured step time's row is not

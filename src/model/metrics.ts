@@ -22,6 +22,9 @@ export const METRIC_CATALOG = {
   prompt_tokens: { unit: 'tokens', direction: 'higher', label: 'Prompt size' },
   output_tokens: { unit: 'tokens', direction: 'higher', label: 'Output size' },
   failed_requests: { unit: 'requests', direction: 'lower', label: 'Failed requests' },
+  // The median step of the profiled window (its ProfilerStep#N ranges as the GPU saw them): the gate's
+  // step time where neither side's workload states one (src/compare/profiler-steps.ts).
+  profiler_step_ms: { unit: 'ms', direction: 'lower', label: 'Step time under the profiler' },
   // What the workload says its profiled window holds: the step count of time per step (diagnose/step-count.ts).
   profile_steps: { unit: 'steps', direction: 'higher', label: 'Steps in the profiled window' },
 } as const satisfies Record<string, MetricInfo>;

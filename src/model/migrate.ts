@@ -125,6 +125,15 @@ function v6ToV7(data: Data): Data {
   return { ...data, schemaVersion: 7 };
 }
 
+/**
+ * Version 8 may measure the step from the profiled window's own steps (`perStep.measured.basis:
+ * 'profiler_step_ms'`, and a gated `profiler_step_ms` metric row), which a version-7 reader would
+ * refuse. A version-7 report has neither: it reads unchanged.
+ */
+function v7ToV8(data: Data): Data {
+  return { ...data, schemaVersion: 8 };
+}
+
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   0: v0ToV1,
@@ -134,6 +143,7 @@ export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   4: v4ToV5,
   5: v5ToV6,
   6: v6ToV7,
+  7: v7ToV8,
 };
 
 /** A report of a version before the decision was recorded: validated without it, then given one from its rows. */

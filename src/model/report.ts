@@ -7,7 +7,7 @@ import { EnvironmentSchema, GpuNeighbourSchema, NcuResultSchema, NoticeSchema, S
 import { FamilyShareSchema, KernelFamilySchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
 import { GpuSharingSchema } from './gpu-sharing.js';
 
-export const REPORT_SCHEMA_VERSION = 7;
+export const REPORT_SCHEMA_VERSION = 8;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 export const REPORT_FILE = 'report.json';
 /** The record of a `profile-gate run`, written beside its report.json in the output folder. */
@@ -442,10 +442,19 @@ export const PerStepKernelSchema = StepTimeSchema.extend({
 });
 export type PerStepKernel = z.infer<typeof PerStepKernelSchema>;
 
-/** The measured change of time per step (or per token) from the workload's own numbers, in ns. */
+/**
+ * The measured change of time per step (or per token), in ns: from the workload's own numbers, or,
+ * where neither side has them, from the profiled window's own steps.
+ */
 export const MeasuredStepSchema = z.object({
-  /** `tpot_ms` / `itl_ms` medians; or `decode_tok_s` medians with the tokens per step (`decode_tok_s+batch`), or per token without them. */
-  basis: z.enum(['tpot_ms', 'itl_ms', 'decode_tok_s+batch', 'decode_tok_s']),
+  /**
+   * `tpot_ms` / `itl_ms` medians; or `decode_tok_s` medians with the tokens per step
+   * (`decode_tok_s+batch`), or per token without them; or (schema 8) the medians of the profiled
+   * window's step ranges (`profiler_step_ms`: ProfilerStep#N or a step-marking range, as the GPU saw
+   * them), when no side's workload gave a step time: slower than the unprofiled step by the
+   * profiler's own cost, which both sides pay.
+   */
+  basis: z.enum(['tpot_ms', 'itl_ms', 'decode_tok_s+batch', 'decode_tok_s', 'profiler_step_ms']),
   per: z.enum(['step', 'token']),
   baselineNs: z.number().positive(),
   currentNs: z.number().positive(),

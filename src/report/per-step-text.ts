@@ -5,8 +5,22 @@
  * measured change it explains.
  * Renders comparison.perStep (src/compare/per-step.ts); computes nothing of its own.
  */
-import type { LockstepKernel, PerStep, PerStepNote, Report, StepCount, StepRefusal } from '../model/report.js';
+import type { LockstepKernel, MeasuredStep, PerStep, PerStepNote, Report, StepCount, StepRefusal } from '../model/report.js';
 import { stepTimeText } from './percent-format.js';
+
+/** Where the measured step time comes from, in words. */
+export function measuredBasisText(basis: MeasuredStep['basis']): string {
+  switch (basis) {
+    case 'decode_tok_s+batch':
+      return 'decode_tok_s medians and the batch';
+    case 'decode_tok_s':
+      return 'decode_tok_s medians (per token: the batch is unknown)';
+    case 'profiler_step_ms':
+      return "the medians of the profiled steps (profiler_step_ms; under the profiler, whose own cost both sides pay: no run lines give a step time)";
+    default:
+      return `${basis} medians`;
+  }
+}
 
 /** A refused comparison per step in words: why the windows differ, what is compared instead, and the capture's fix (the data is perStep.refused). */
 export function refusalText(refused: StepRefusal, counts: { current: StepCount; baseline: StepCount }): string {
@@ -136,7 +150,8 @@ export function perStepHeadline(report: Report, parts: HeadlineParts): string | 
     const why = measured?.per === 'token' ? 'the batch is unknown, so the measured change is per token' : 'no measured step time on both sides';
     return `${lead}; all kernels ${stepTimeText(all, true)}/step (${why}).`;
   }
-  const change = measured.deltaNs > 0 ? 'slowdown' : 'speedup';
+  // Profiled steps carry the profiler's own cost per launch: the change is said to be theirs.
+  const change = `${measured.deltaNs > 0 ? 'slowdown' : 'speedup'}${measured.basis === 'profiler_step_ms' ? ' of the profiled steps' : ''}`;
   // Kernels that moved against the measured change explain none of it: said so, never as a negative share.
   // Kernels that moved against the measured change: the time is not in them, and that leads; the kernel follows.
   if (perStep.explainedShare < 0) {

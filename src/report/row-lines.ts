@@ -6,6 +6,7 @@
 import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type ShareReading, type SharedGpuReading, type Side, type StallSide, type TimeReading } from '../model/report.js';
 import { formatP, formatPct, formatPctRange, formatPp, formatValue, stepTimeText } from './percent-format.js';
 import { KERNEL_TIME_PREFIX } from '../compare/gate-options.js';
+import { PROFILER_STEP_METRIC } from '../compare/profiler-steps.js';
 import { countsAsFinding, SEVERITY_RANK } from '../model/decision.js';
 
 /** How long a subject may run in a sentence: a templated kernel name (often over 1 KB) keeps its head there; the row keeps it whole. */
@@ -66,11 +67,19 @@ function lookText(look: Comparison['look']): string {
   return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(look.alpha.toPrecision(2))})`;
 }
 
-function leftOutText(reading: MetricReading): string {
+/**
+ * What one sample of the metrics is: a timed run, or, for the profiled step time, one step of the
+ * profiled window (src/compare/profiler-steps.ts).
+ */
+export function sampleNoun(metrics: readonly string[]): 'run' | 'step' {
+  return metrics.length > 0 && metrics.every((m) => m === PROFILER_STEP_METRIC) ? 'step' : 'run';
+}
+
+function leftOutText(reading: MetricReading, noun: 'run' | 'step'): string {
   const stalled = reading.stalled ?? 0;
   const warmup = reading.warmup ?? 0;
   if (!stalled && !warmup) return '';
-  const parts = [...(stalled ? [`${stalled} slowest run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
+  const parts = [...(stalled ? [`${stalled} slowest ${noun}${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up ${noun}${warmup === 1 ? '' : 's'}`] : [])];
   return ` kept (${parts.join(' and ')} left out; trimmed t-test)`;
 }
 
@@ -112,14 +121,14 @@ function noisyText(noisy: NonNullable<MetricReading['noisy']>): string {
 }
 
 /** A side's runs left out as its slowest, in words: which, why, beside what kept runs, and whether the side counts as noisy. */
-export function stallText(side: StallSide): string {
+export function stallText(side: StallSide, noun: 'run' | 'step' = 'run'): string {
   const k = side.runs.length;
-  const runs = side.runs.map((r) => `${side.side} run ${r.run}: ${formatPct(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
+  const runs = side.runs.map((r) => `${side.side} ${noun} ${r.run}: ${formatPct(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
   const rest = `±${(side.spread * 100).toFixed(side.spread < 0.001 ? 2 : 1)}%`;
   const stalled = side.runs.filter((r) => r.stall).length;
-  const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
-  let text = `left out ${runs} ${what}, beside ${side.kept} run${side.kept === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
-  if (side.found > k) text += `; ${side.found} ${side.side} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(side.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
+  const what = stalled === k ? 'as stalled' : stalled ? `as stalled or, to leave out as many ${noun}s of each side, as its slowest` : `to leave out as many ${noun}s of each side as the other`;
+  let text = `left out ${runs} ${what}, beside ${side.kept} ${noun}${side.kept === 1 ? '' : 's'} within ${rest} (a stall only slows a ${noun} down)`;
+  if (side.found > k) text += `; ${side.found} ${side.side} ${noun}s lie below its fast cluster, more than a stall's share (at most ${Math.round(side.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
   return text;
 }
 
@@ -149,7 +158,7 @@ export function metricRowNote(row: ComparisonRow): string | undefined {
       notes.push(`dropped ${dropped.values.length === 1 ? 'the first sample' : `the first ${dropped.values.length} samples`} of ${side} as warm-up (${list} vs median ${formatValue(dropped.median, row.unit)})`);
     }
   }
-  for (const side of reading.stalls ?? []) notes.push(stallText(side));
+  for (const side of reading.stalls ?? []) notes.push(stallText(side, sampleNoun([row.metric])));
   const floorText = formatPct(row.threshold ?? 0, 0).replace('+', '');
   const held = reading.overlap ? overlapText(row, reading.overlap) : reading.noisy ? noisyText(reading.noisy) : undefined;
   switch (reading.outcome) {
@@ -280,7 +289,7 @@ function statsText(row: ComparisonRow, reading: MetricReading, ctx: RowContext):
   const [ciLow, ciHigh] = row.ci ?? [Number.NaN, Number.NaN];
   const [nBase, nCur] = row.samples ?? [0, 0];
   const level = Math.round((reading.level ?? 0.95) * 100);
-  return `${level}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
+  return `${level}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading, sampleNoun([row.metric]))}`;
 }
 
 const ALL_RUNS_WORD: Record<ComparisonRow['status'], string> = { fail: 'failed', warn: 'warned', 'insufficient-data': 'been undecided', improved: 'improved', pass: 'passed', info: 'been noted' };
@@ -336,7 +345,7 @@ function plainMetricSentence(row: ComparisonRow, reading: MetricReading, ctx: Ro
   const change = `${formatValue(row.baseline, row.unit)} → ${formatValue(row.current, row.unit)}, ${formatPct(row.delta)}`;
   const [nBase, nCur] = row.samples ?? [0, 0];
   const level = Math.round((reading.level ?? 0.95) * 100);
-  const stats = `${level}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
+  const stats = `${level}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading, sampleNoun([row.metric]))}`;
   const decide = row.insufficient ? `; ${decideText(row.insufficient, ctx.comparison.look)}` : '';
   switch (reading.outcome) {
     case 'regressed':

@@ -10,7 +10,7 @@ import { comparisonLines } from './verdict-lines.js';
 import { rowShiftText } from './row-lines.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
 import { commandInert, withHiddenShown } from './inert-text.js';
-import { explainedText, lockstepText, perStepHeadline, perStepNotes } from './per-step-text.js';
+import { explainedText, lockstepText, measuredBasisText, perStepHeadline, perStepNotes } from './per-step-text.js';
 import { stepTimeText } from './percent-format.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
@@ -133,7 +133,7 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
       const per = perStep.unit;
       const side = (s: typeof perStep.baseline) => (s.steps === null ? `unknown (${s.text})` : `${formatNumber(s.steps)} (${s.text})`);
       lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
-      if (perStep.measured) lines.push(`  measured per ${perStep.measured.per}: ${stepTimeText(perStep.measured.baselineNs)} → ${stepTimeText(perStep.measured.currentNs)} (${stepTimeText(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
+      if (perStep.measured) lines.push(`  measured per ${perStep.measured.per}: ${stepTimeText(perStep.measured.baselineNs)} → ${stepTimeText(perStep.measured.currentNs)} (${stepTimeText(perStep.measured.deltaNs, true)}, from ${measuredBasisText(perStep.measured.basis)})`);
       if (perStep.kernelDeltaNs !== null) lines.push(`  kernels: ${stepTimeText(perStep.kernelDeltaNs, true)}/step${explainedText(perStep, '')}`);
       for (const note of perStepNotes(perStep)) lines.push(`  note: ${note}`);
       lines.push(...perStepRows(perStep, names));

@@ -12,7 +12,7 @@ import { formatValue } from './percent-format.js';
 import { droppedMetricsLine } from './data-loss.js';
 import { refusalText } from './per-step-text.js';
 import { reportKernelNames } from './kernel-display-name.js';
-import { failingFindingLine, rowContext, rowSentence, sharedGpuText, stallText, strongestHit, targetLabel, type RowContext } from './row-lines.js';
+import { failingFindingLine, rowContext, rowSentence, sampleNoun, sharedGpuText, stallText, strongestHit, targetLabel, type RowContext } from './row-lines.js';
 
 const SIDE_RUN: Record<Side, string> = { baseline: 'baseline', current: 'current run' };
 
@@ -122,7 +122,7 @@ const NO_THROUGHPUT = 'no gated metric is present on both sides';
 
 /** `decode_tok_s, tpot_ms: left out baseline run 3: −15.0% …`: the runs left out as outliers. */
 function leftOutNote(note: Extract<ComparisonNote, { kind: 'left-out' }>): string {
-  return `${note.metrics.join(', ')}: ${note.sides.map(stallText).join('; ')}`;
+  return `${note.metrics.join(', ')}: ${note.sides.map((side) => stallText(side, sampleNoun(note.metrics))).join('; ')}`;
 }
 
 /** The noise between jobs the floors were widened by (a baseline from another job with the default branch's history). */

@@ -20,7 +20,7 @@ import { comparisonLines, formatMismatch } from '../verdict-lines.js';
 import { metricRowNote, rowShiftText } from '../row-lines.js';
 import type { ReportEntry } from '../merge-reports.js';
 import { isAlert, isQuiet } from '../row-attention.js';
-import { explainedText, lockstepText, perStepHeadline, perStepNotes } from '../per-step-text.js';
+import { explainedText, lockstepText, measuredBasisText, perStepHeadline, perStepNotes } from '../per-step-text.js';
 import { stepTimeText } from '../percent-format.js';
 
 /** How much of each section to show. Levels go from richest to leanest. */
@@ -562,8 +562,7 @@ export function perStepSection(report: Report, d: Detail, h: string): string {
   lines.push(`- Baseline steps: ${stepCountText(perStep.baseline)}`, `- Current steps: ${stepCountText(perStep.current)}`);
   const measured = perStep.measured;
   if (measured) {
-    const from = measured.basis === 'decode_tok_s+batch' ? 'decode_tok_s medians and the batch' : measured.basis === 'decode_tok_s' ? 'decode_tok_s medians (per token: the batch is unknown)' : `${measured.basis} medians`;
-    lines.push(`- Measured time per ${measured.per}: ${stepTimeText(measured.baselineNs)} → ${stepTimeText(measured.currentNs)} (${stepTimeText(measured.deltaNs, true)}), from ${from}`);
+    lines.push(`- Measured time per ${measured.per}: ${stepTimeText(measured.baselineNs)} → ${stepTimeText(measured.currentNs)} (${stepTimeText(measured.deltaNs, true)}), from ${measuredBasisText(measured.basis)}`);
   }
   if (perStep.kernelDeltaNs !== null) {
     const share = explainedText(perStep);

@@ -1,0 +1,55 @@
+/**
+ * The step time of a profiled window, from its own step ranges: ProfilerStep#N (or a range that
+ * marks each step) as the GPU saw it, one sample per step in time order. Where neither side's
+ * workload states a step time (tok/s with the batch, TPOT, ITL), this is the only step time two
+ * traces hold, and without it a change that leaves the kernels alone and slows the host (launches
+ * no longer replayed from a CUDA graph, a sync added per step) would compare as no change at all.
+ *
+ * Under the profiler every step is slower by the profiler's own cost per launch and per op, on both
+ * sides alike; where a change adds host launches, that cost grows with them, so the step grows
+ * more under the profiler than outside it. Its gate floor is wider for that (gate-options.ts), and
+ * the workload's own numbers, where both sides have them, always come first.
+ */
+import { MIN_STEPS } from '../diagnose/step-count.js';
+import { median } from '../model/averages.js';
+import { metricInfo } from '../model/metrics.js';
+import type { GateInput, GateMetric } from './gate-input.js';
+
+export const PROFILER_STEP_METRIC = 'profiler_step_ms';
+
+/** The workload-stated metrics that give a measured step time on both sides (per-step.ts measuredStepTime). */
+const STEP_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'] as const;
+
+/** Each step's duration in ms, in time order; undefined without MIN_STEPS steps of positive length. */
+export function profilerStepSamples(side: Pick<GateInput, 'timeline'>): number[] | undefined {
+  const steps = side.timeline?.steps ?? [];
+  if (steps.length < MIN_STEPS) return undefined;
+  const samples: number[] = [];
+  for (const step of steps) {
+    if (step.durNs === undefined || !(step.durNs > 0)) return undefined;
+    samples.push(step.durNs / 1e6);
+  }
+  return samples;
+}
+
+function hasMetric(side: GateInput, name: string): boolean {
+  return side.metrics.some((m) => m.name === name && Number.isFinite(m.value) && m.value > 0);
+}
+
+/**
+ * Whether the step time comes from the profiled steps: both sides have them, no workload metric
+ * gives a step time on both sides, and neither side's workload wrote a metric of the same name.
+ */
+export function profilerStepsMeasure(current: GateInput, baseline: GateInput): boolean {
+  if (STEP_METRICS.some((name) => hasMetric(current, name) && hasMetric(baseline, name))) return false;
+  if (hasMetric(current, PROFILER_STEP_METRIC) || hasMetric(baseline, PROFILER_STEP_METRIC)) return false;
+  return profilerStepSamples(current) !== undefined && profilerStepSamples(baseline) !== undefined;
+}
+
+/** The side's profiled steps as a metric the gate compares like any other (its samples are the steps). */
+export function profilerStepMetric(side: GateInput): GateMetric | undefined {
+  const samples = profilerStepSamples(side);
+  if (!samples) return undefined;
+  const { unit, direction } = metricInfo(PROFILER_STEP_METRIC);
+  return { name: PROFILER_STEP_METRIC, unit, direction, samples, value: median(samples) };
+}
