@@ -115,3 +115,30 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return `internal error: ${error.message}`.replace(/\s*\n\s*/g, ' ');
   return `internal error: ${String(error)}`;
 }
+
+/** Why the system refused a read, in words: `no such file` rather than ENOENT (the code where it has no words here). */
+export function systemErrorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder';
+    case 'ELOOP':
+      return 'too many symbolic links';
+    case 'ENAMETOOLONG':
+      return 'the name is too long';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'too many open files';
+    case undefined:
+      return error instanceof Error ? error.message : 'error';
+    default:
+      return code;
+  }
+}

@@ -118,7 +118,7 @@ describe('bad input: one line on stderr, exit code 2', () => {
     ['no inputs', ['analyze'], /expected at least one INPUT/],
     ['an unknown flag', ['analyze', '--frob', 'x'], /^profile-gate: analyze: unknown option --frob \(profile-gate analyze --help lists its options\)\n/],
     ['a bad threshold', ['analyze', '--threshold', 'decode_tok_s=fast', healthyNsys], /--threshold: decode_tok_s=fast: 'fast' is not a positive number/],
-    ['a missing baseline', ['analyze', '--baseline', '/nonexistent/base.json', healthyNsys], /\/nonexistent\/base\.json: cannot read it/],
+    ['a missing baseline', ['analyze', '--baseline', '/nonexistent/base.json', healthyNsys], /\/nonexistent\/base\.json: cannot read it \(no such file or folder\); expected/],
   ];
   it.each(cases)('%s', async (_name, args, message) => {
     const { code, stderr } = await cli(args);

@@ -154,7 +154,7 @@ describe('unreadable inputs', () => {
     writeFileSync(path, '{"metric": "decode_tok_s", "value": 100}\n');
     chmodSync(path, 0o000);
     const r = cliAs(['analyze', path]);
-    expect(r.stderr).toBe(`profile-gate: ${path}: cannot read the file (EACCES); expected a capture file that this user may read\n`);
+    expect(r.stderr).toBe(`profile-gate: ${path}: cannot read the file (permission denied); expected a capture file that this user may read\n`);
     expect(r.status).toBe(2);
   });
 
@@ -165,7 +165,7 @@ describe('unreadable inputs', () => {
     writeFileSync(join(inner, 'a.jsonl'), '{"metric": "decode_tok_s", "value": 100}\n');
     chmodSync(inner, 0o000);
     const r = cliAs(['analyze', folder]);
-    expect(r.stderr).toBe(`profile-gate: ${inner}: cannot read the folder (EACCES); expected a folder of capture files that this user may list\n`);
+    expect(r.stderr).toBe(`profile-gate: ${inner}: cannot read the folder (permission denied); expected a folder of capture files that this user may list\n`);
     expect(r.status).toBe(2);
   });
 });

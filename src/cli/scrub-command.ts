@@ -5,9 +5,9 @@
  * credential shapes; the profilers' own reports stay out unless --raw-reports.
  */
 import { readdir, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { InputError, UsageError, EXIT_OK } from '../errors.js';
+import { InputError, systemErrorText, UsageError, EXIT_OK } from '../errors.js';
 import { secretsFromEnv } from '../io/secrets.js';
 import { scrubForUpload } from '../io/scrub-uploads.js';
 import { makeOutputFolder } from '../io/input-paths.js';
@@ -31,11 +31,17 @@ async function filesUnder(path: string): Promise<string[]> {
   try {
     info = await stat(path);
   } catch (error) {
-    throw new InputError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a file or a folder to scrub`);
+    throw new InputError(path, `cannot read it (${systemErrorText(error)}); expected a file or a folder to scrub`);
   }
   if (!info.isDirectory()) return [resolve(path)];
   const entries = await readdir(path, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => resolve(entry.parentPath, entry.name)).sort();
+}
+
+/** A path as the user would type it: relative to the working folder when inside it, else whole (never `../../x`). */
+function shownPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
 export async function runScrubCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -60,6 +66,6 @@ export async function runScrubCommand(argv: string[], env: NodeJS.ProcessEnv = p
   const { staged, withheld } = await scrubForUpload(files, { secrets, rawReports: options.uploadRawReports });
   const redactions = staged.reduce((sum, file) => sum + file.redactions, 0);
   process.stdout.write(`scrub: ${staged.length} file(s) written to ${out}, ${redactions} secret or environment value(s) taken out, ${withheld.length} left out\n`);
-  for (const { file, reason } of withheld) process.stdout.write(`  left out ${relative(process.cwd(), file) || file}: ${reason}\n`);
+  for (const { file, reason } of withheld) process.stdout.write(`  left out ${shownPath(file)}: ${reason}\n`);
   return EXIT_OK;
 }

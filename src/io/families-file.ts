@@ -2,14 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import { parseUserFamilies } from '../classify/user-families.js';
 import type { UserFamilyRule } from '../classify/families.js';
-import { InputError } from '../errors.js';
+import { InputError, systemErrorText } from '../errors.js';
 
 export async function loadFamilies(path: string): Promise<UserFamilyRule[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new InputError(path, `cannot read the families file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new InputError(path, `cannot read the families file (${systemErrorText(error)})`);
   }
   return parseUserFamilies(text, path);
 }

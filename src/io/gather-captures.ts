@@ -6,7 +6,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { InputError, nearest, UsageError } from '../errors.js';
+import { InputError, nearest, systemErrorText, UsageError } from '../errors.js';
 import { expandInputSet, type LeftOutInput } from './input-paths.js';
 import type { SkippedInput } from '../model/report.js';
 
@@ -42,7 +42,7 @@ export async function gatherCaptures(paths: readonly string[], how: CaptureGathe
       present.push(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new InputError(path, `cannot read the input (${code ?? 'error'}); expected a capture file or a directory of them`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new InputError(path, `cannot read the input (${systemErrorText(error)}); expected a capture file or a directory of them`);
       missing.push(path);
     }
   }

@@ -3,7 +3,7 @@ import { constants, createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError, systemErrorText } from '../errors.js';
 import { BASE_SIDE_DIR, REPORT_FILE, RUN_FILE } from '../model/report.js';
 import { PROFILE_FILE } from '../report/profile-json.js';
 import { CONTEXT_FILE } from '../github/report-artifacts.js';
@@ -111,12 +111,12 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
       info = await stat(input);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      if (!inFolder) throw new InputError(input, `cannot read the input (${code}); expected a capture file or a directory of them`);
+      if (!inFolder) throw new InputError(input, `cannot read the input (${systemErrorText(error)}); expected a capture file or a directory of them`);
       // Found in a folder: left out with its reason, and the folder's other files are read.
       const reason =
         code === 'ENAMETOOLONG'
           ? `its path is ${Buffer.byteLength(input)} bytes, more than the system opens (PATH_MAX, ${PATH_MAX_BYTES} bytes)`
-          : `cannot read it (${code})`;
+          : `cannot read it (${systemErrorText(error)})`;
       leftOut.push({ path: input.length > 300 ? `${input.slice(0, 150)}…${input.slice(-150)}` : input, reason });
       continue;
     }
@@ -129,7 +129,7 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
       // Names as bytes: a name that is not UTF-8 would come back as text naming another file.
       listed = await readdir(input, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
-      throw new InputError(input, `cannot read the folder (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a folder of capture files that this user may list`);
+      throw new InputError(input, `cannot read the folder (${systemErrorText(error)}); expected a folder of capture files that this user may list`);
     }
     const nested: string[] = [];
     const ownFolder = listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === REPORT_FILE);
@@ -160,9 +160,9 @@ export async function makeOutputFolder(directory: string, what: string): Promise
   try {
     await mkdir(directory, { recursive: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? ': a file, not a folder' : '';
-    throw new InputError(directory, `cannot write ${what} there (${code}${why}); expected a folder, or a path where one can be made`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file, not a folder' : systemErrorText(error);
+    throw new InputError(directory, `cannot write ${what} there (${why}); expected a folder, or a path where one can be made`);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError, systemErrorText } from '../errors.js';
 import { openInput } from '../ingest/common/input-file.js';
 import { detectFormat } from '../ingest/registry.js';
 import { DEFAULT_ARTIFACT_LIMITS } from '../github/limits.js';
@@ -43,7 +43,7 @@ export async function findReportFiles(paths: readonly string[]): Promise<FoundRe
     try {
       info = await stat(path);
     } catch (error) {
-      throw new InputError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a report.json or a directory holding some`);
+      throw new InputError(path, `cannot read it (${systemErrorText(error)}); expected a report.json or a directory holding some`);
     }
     if (!info.isDirectory()) {
       found.push({ path });
@@ -64,7 +64,7 @@ export async function loadReport(path: string): Promise<Report> {
   try {
     info = await stat(path);
   } catch (error) {
-    throw new InputError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a profile-gate report.json`);
+    throw new InputError(path, `cannot read it (${systemErrorText(error)}); expected a profile-gate report.json`);
   }
   if (info.isDirectory()) {
     const inside = join(path, REPORT_FILE);
@@ -76,7 +76,7 @@ export async function loadReport(path: string): Promise<Report> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new InputError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a profile-gate report.json`);
+    throw new InputError(path, `cannot read it (${systemErrorText(error)}); expected a profile-gate report.json`);
   }
   // Bounded while it is parsed (model/read-report.ts): a small file can hold an array of millions.
   try {

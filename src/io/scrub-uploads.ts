@@ -28,7 +28,7 @@ import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { Database, SqlValue } from 'sql.js';
-import { withoutQuotedText } from '../errors.js';
+import { systemErrorText, withoutQuotedText } from '../errors.js';
 import { isGzip, readPrefix, SNIFF_BYTES } from '../ingest/common/input-file.js';
 import { MAX_SQLITE_BYTES, openDatabaseBytes, quoteName, SQLITE_MAGIC } from '../ingest/common/sqlite-db.js';
 import {
@@ -471,7 +471,7 @@ export async function scrubForUpload(files: readonly UploadFile[], options: Scru
       await mkdir(dirname(target), { recursive: true });
       await readPrefix(file, 1);
     } catch (error) {
-      withheld.push({ file, kind: 'unreadable', reason: `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      withheld.push({ file, kind: 'unreadable', reason: `could not be read (${systemErrorText(error)})` });
       continue;
     }
     try {

@@ -4,7 +4,7 @@
  * from the host's environment (GITHUB_*, RUNNER_TEMP); nothing else in the action reads those.
  */
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../../errors.js';
+import { systemErrorText, UsageError } from '../../errors.js';
 
 export interface TriggeringRun {
   id: number;
@@ -60,7 +60,7 @@ export function readEventPayload(env: Environment): Record<string, unknown> {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new UsageError(`GITHUB_EVENT_PATH ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new UsageError(`GITHUB_EVENT_PATH ${path}: cannot read it (${systemErrorText(error)})`);
   }
   let payload: unknown;
   try {

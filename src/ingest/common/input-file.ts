@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { InputError } from '../../errors.js';
+import { InputError, systemErrorText } from '../../errors.js';
 
 export const SNIFF_BYTES = 64 * 1024;
 /** Files above this are never read whole into one string; streaming importers must be used. */
@@ -123,8 +123,7 @@ async function gunzipPrefix(path: string, length: number): Promise<Buffer> {
 
 /** A file that exists but cannot be read (no permission, an I/O error): one line naming it. */
 function unreadable(path: string, error: unknown): InputError {
-  const { code, message } = error as NodeJS.ErrnoException;
-  return new InputError(path, `cannot read the file (${code ?? message}); expected a capture file that this user may read`);
+  return new InputError(path, `cannot read the file (${systemErrorText(error)}); expected a capture file that this user may read`);
 }
 
 export async function openInput(path: string): Promise<InputFile> {
@@ -135,7 +134,7 @@ export async function openInput(path: string): Promise<InputFile> {
     sizeBytes = info.size;
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError(path, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new InputError(path, `cannot read the file (${systemErrorText(error)})`);
   }
   let prefix: Buffer;
   try {
