@@ -9,10 +9,11 @@ import type { Comparison, ComparisonNote, ComparisonRow, DecisionCause, FindingR
 import { rowCause, strongestSeverity } from '../model/decision.js';
 import { blockingMismatches, environmentMismatches } from './fingerprint.js';
 import type { GatedRow, GateInput, GateMetric, GatePolicy, GateResult } from './gate-input.js';
-import { PROFILER_STEP_METRIC, profilerStepMetric } from './profiler-steps.js';
+import { PROFILER_STEP_METRIC, profiledStepRegime, profilerStepMetric } from './profiler-steps.js';
+import { ownValue } from '../model/own-key.js';
 import { compareMetrics } from './metric-rows.js';
 import { applySharedGpu } from './shared-gpu.js';
-import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOptions, type GateOptionsInput } from './gate-options.js';
+import { HOST_BOUND_STEP_FLOOR_PCT, metricFloor, parseGateOptions, resolveKernelThresholds, type GateOptions, type GateOptionsInput } from './gate-options.js';
 import { estimateBetweenJobNoise, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels, type ShareMode } from './shares.js';
@@ -104,12 +105,32 @@ function policyOf(options: GateOptions): GatePolicy {
  * Each side's metrics, with the profiled step time added as a metric where it is the measured step
  * (profiler-steps.ts): both windows compared per step, neither refused as another kind of step.
  */
-function withProfilerSteps(current: GateInput, baseline: GateInput, perStep: PerStep | undefined): [readonly GateMetric[], readonly GateMetric[]] {
-  if (perStep?.measured?.basis !== PROFILER_STEP_METRIC || perStep.unit !== 'step' || perStep.refused) return [current.metrics, baseline.metrics];
-  return [
-    [...current.metrics, profilerStepMetric(current)!],
-    [...baseline.metrics, profilerStepMetric(baseline)!],
-  ];
+function withProfilerSteps(current: GateInput, baseline: GateInput, perStep: PerStep | undefined, options: GateOptions): ProfiledSteps {
+  const regime = perStep && !perStep.refused ? profiledStepRegime(perStep) : undefined;
+  if (!regime) return { current: current.metrics, baseline: baseline.metrics, options };
+  // A host-bound baseline's step moves with the host between processes: its floor is wider, unless set.
+  const floor = regime.hostBound && ownValue(options.thresholds, PROFILER_STEP_METRIC) === undefined ? HOST_BOUND_STEP_FLOOR_PCT : undefined;
+  return {
+    current: [...current.metrics, profilerStepMetric(current)!],
+    baseline: [...baseline.metrics, profilerStepMetric(baseline)!],
+    // fromEntries defines each key as its own, `__proto__` included.
+    options: floor === undefined ? options : { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), [PROFILER_STEP_METRIC, floor] as const]) },
+    regime,
+  };
+}
+
+interface ProfiledSteps {
+  current: readonly GateMetric[];
+  baseline: readonly GateMetric[];
+  /** The gate's options with the profiled step's floor where the regime sets it. */
+  options: GateOptions;
+  regime?: { kernelShare: number; hostBound: boolean };
+}
+
+/** The profiled step's row says which regime set its floor (profiler-steps.ts). */
+function withRegime(rows: readonly GatedRow[], regime: ProfiledSteps['regime']): GatedRow[] {
+  if (!regime) return [...rows];
+  return rows.map((r) => (r.row.metric === PROFILER_STEP_METRIC && r.row.reading?.kind === 'metric' ? { ...r, row: { ...r.row, reading: { ...r.row.reading, profiledStep: regime } } } : r));
 }
 
 /** What else the gate may know about the baseline. */
@@ -158,9 +179,9 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   }
   const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
   const attribution = hasKernels ? perStepAttribution(current, baseline, options.topN) : undefined;
-  const [currentMetrics, baselineMetrics] = withProfilerSteps(current, baseline, attribution?.perStep);
-  const metrics = applySharedGpu(current, baseline, compareMetrics(currentMetrics, baselineMetrics, options), options);
-  const rows: GatedRow[] = [...metrics.rows];
+  const profiled = withProfilerSteps(current, baseline, attribution?.perStep, options);
+  const metrics = applySharedGpu(current, baseline, compareMetrics(profiled.current, profiled.baseline, profiled.options), profiled.options);
+  const rows: GatedRow[] = withRegime(metrics.rows, profiled.regime);
   let kernelChanges: Comparison['kernelChanges'] = [];
   let perStep: Comparison['perStep'];
   let shareMode: ShareMode | undefined;

@@ -13,7 +13,9 @@
 import { MIN_STEPS } from '../diagnose/step-count.js';
 import { median } from '../model/averages.js';
 import { metricInfo } from '../model/metrics.js';
+import type { PerStep } from '../model/report.js';
 import type { GateInput, GateMetric } from './gate-input.js';
+import { GPU_BOUND_STEP_KERNEL_SHARE } from './gate-options.js';
 
 export const PROFILER_STEP_METRIC = 'profiler_step_ms';
 
@@ -52,4 +54,16 @@ export function profilerStepMetric(side: GateInput): GateMetric | undefined {
   if (!samples) return undefined;
   const { unit, direction } = metricInfo(PROFILER_STEP_METRIC);
   return { name: PROFILER_STEP_METRIC, unit, direction, samples, value: median(samples) };
+}
+
+/**
+ * The share of the baseline's profiled step its kernels fill (kernel time per step per device over
+ * the median step), and whether the step is the host's (below GPU_BOUND_STEP_KERNEL_SHARE).
+ */
+export function profiledStepRegime(perStep: PerStep): { kernelShare: number; hostBound: boolean } | undefined {
+  const measured = perStep.measured;
+  if (measured?.basis !== PROFILER_STEP_METRIC || perStep.unit !== 'step') return undefined;
+  const kernelNs = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
+  const kernelShare = kernelNs / measured.baselineNs;
+  return { kernelShare, hostBound: kernelShare < GPU_BOUND_STEP_KERNEL_SHARE };
 }

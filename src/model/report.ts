@@ -252,6 +252,11 @@ export const MetricReadingSchema = z.object({
   drift: z.array(z.object({ side: SideSchema, change: z.number(), samples: z.number().int().nonnegative(), pValue: z.number() })).optional(),
   /** Another process shared the GPU during runs of a side: what the gate did about it (schema 5). */
   sharedGpu: SharedGpuReadingSchema.optional(),
+  /**
+   * The profiled step time's row (schema 8): the share of the baseline's profiled step its kernels
+   * fill, and whether that made the step the host's (`hostBound`), whose floor is wider.
+   */
+  profiledStep: z.object({ kernelShare: z.number(), hostBound: z.boolean() }).optional(),
 });
 
 /**

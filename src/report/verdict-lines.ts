@@ -8,7 +8,7 @@ import type { AcceptanceNote, Acceptance, ComparisonNote, ComparisonRow, Decisio
 import { claimName } from '../compare/acceptance.js';
 import { MIN_HISTORY_REPORTS } from '../compare/between-jobs.js';
 import { withoutQuotedText } from '../errors.js';
-import { formatValue } from './percent-format.js';
+import { formatPct, formatValue } from './percent-format.js';
 import { droppedMetricsLine } from './data-loss.js';
 import { refusalText } from './per-step-text.js';
 import { reportKernelNames } from './kernel-display-name.js';
@@ -146,7 +146,16 @@ export function comparisonNoteLines(comparison: NonNullable<Report['comparison']
     ...(comparison.perStep?.refused ? [refusalText(comparison.perStep.refused, comparison.perStep)] : []),
     ...of('no-kernel-capture').map((n) => `kernel shares not compared: the ${SIDE_RUN[n.side]} has no kernel capture`),
     ...(of('no-throughput').length ? [NO_THROUGHPUT] : []),
+    ...comparison.rows.flatMap(hostBoundStepLine),
   ];
+}
+
+/** A profiled step whose floor the host set (src/compare/profiler-steps.ts): said whatever its status, as a +60 % that passes must not pass unexplained. */
+function hostBoundStepLine(row: ComparisonRow): string[] {
+  const regime = row.reading?.kind === 'metric' ? row.reading.profiledStep : undefined;
+  if (!regime?.hostBound) return [];
+  const floor = row.threshold === null ? '' : `, so it fails only past a ${formatPct(row.threshold, 0).replace('+', '')} floor`;
+  return [`${row.metric}: no run lines give a step time, so the profiled steps measure it; the baseline's kernels fill ${Math.round(regime.kernelShare * 100)}% of its step, so the host sets its length, which moves between processes far more than a GPU's${floor}`];
 }
 
 /** The line of a passing comparison: what was compared and found within its thresholds. */
