@@ -83,8 +83,6 @@ class DeviceRun {
   mergedStarts: Float64Array;
   mergedEnds: Float64Array;
   merged = 0;
-  /** Starts of the kernels and collectives, in order. */
-  kernelStarts: Float64Array;
 
   constructor(
     readonly device: number,
@@ -92,7 +90,6 @@ class DeviceRun {
   ) {
     this.mergedStarts = new Float64Array(rows);
     this.mergedEnds = new Float64Array(rows);
-    this.kernelStarts = new Float64Array(rows);
   }
 
   add(start: number, end: number, kind: OpKind): void {
@@ -106,7 +103,7 @@ class DeviceRun {
     // Also false for NaN: such a log is sorted, as it always was.
     if (!(start >= this.lastStart && end >= start)) {
       this.ordered = false;
-      this.mergedStarts = this.mergedEnds = this.kernelStarts = new Float64Array(0);
+      this.mergedStarts = this.mergedEnds = new Float64Array(0);
       return;
     }
     this.lastStart = start;
@@ -127,9 +124,6 @@ class DeviceRun {
     all.add(start, end);
     if (kind === OP_MEMOP) return;
     if (kind !== OP_HOST_COPY) {
-      const n = this.kernels - 1;
-      if (n === this.kernelStarts.length) this.kernelStarts = grown(this.kernelStarts, 2 * n);
-      this.kernelStarts[n] = start;
       this.kernelsAndCollectives.add(start, end);
       if (kind === OP_KERNEL) this.computeKernels.add(start, end);
       else this.collectiveKernels.add(start, end);
@@ -165,6 +159,13 @@ export class OpLog {
   readonly deviceRuns = new Map<number, DeviceRun>();
   private lastRun: DeviceRun | undefined;
   private readonly expectedRows: number;
+  /**
+   * Where the ops that are not kernels (copies, fills) stand in the log, in order: with one device
+   * in order, kernels before a time are counted from the log itself (kernelsBefore), with no
+   * column of kernel starts. They are few.
+   */
+  nonKernels = new Int32Array(64);
+  nonKernelCount = 0;
 
   /** `expectedRows`: how many ops the reader expects (columns.ts); more still fit. */
   constructor(expectedRows = INITIAL_ROWS) {
@@ -187,6 +188,10 @@ export class OpLog {
     this.kind[k] = kind;
     if (start < this.spanStart) this.spanStart = start;
     if (end > this.spanEnd) this.spanEnd = end;
+    if (kind !== OP_KERNEL && kind !== OP_COLLECTIVE) {
+      if (this.nonKernelCount === this.nonKernels.length) this.nonKernels = grown(this.nonKernels, 2 * this.nonKernelCount);
+      this.nonKernels[this.nonKernelCount++] = k;
+    }
     let run = this.lastRun;
     if (run === undefined || run.device !== device) run = this.lastRun = this.runOf(device);
     run.add(start, end, kind);
@@ -431,6 +436,51 @@ function lowerBound(sorted: Float64Array, value: number): number {
   return lo;
 }
 
+/** How many kernels (and collectives) started before a time, and how many there are. */
+interface KernelCount {
+  total: number;
+  before(time: number): number;
+}
+
+function sortedKernels(starts: Float64Array): KernelCount {
+  return { total: starts.length, before: (time) => lowerBound(starts, time) };
+}
+
+/**
+ * The kernels of a log of one device whose ops came in order of start: those before a time are the
+ * ops before it in the log less the copies and fills among them (OpLog.nonKernels).
+ */
+function kernelsOfOrderedLog(ops: OpLog, total: number): KernelCount {
+  const starts = ops.starts.subarray(0, ops.count);
+  const nonKernels = ops.nonKernels.subarray(0, ops.nonKernelCount);
+  return {
+    total,
+    before(time) {
+      const ops = lowerBound(starts, time);
+      let lo = 0;
+      let hi = nonKernels.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (nonKernels[mid]! < ops) lo = mid + 1;
+        else hi = mid;
+      }
+      return ops - lo;
+    },
+  };
+}
+
+/** The starts of one device's kernels, in the order of a log where that device's ops are in order of start. */
+function orderedKernelStarts(ops: OpLog, device: number, kernels: number): Float64Array {
+  const out = new Float64Array(kernels);
+  let m = 0;
+  for (let k = 0; k < ops.count; k++) {
+    if (ops.devices[k] !== device) continue;
+    const kind = ops.kind[k]!;
+    if (kind === OP_KERNEL || kind === OP_COLLECTIVE) out[m++] = ops.starts[k]!;
+  }
+  return out;
+}
+
 /**
  * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
  * stream never overlap, so an overlap is always with another stream. exposed = |C ∖ K| = |C ∪ K| − |K|:
@@ -456,7 +506,8 @@ interface DeviceReading {
   busy: DeviceBusy & { busy: number };
   communication?: TimelineCommunication;
   transfers?: TimelineTransfers;
-  kernelStarts: Float64Array;
+  /** Starts of the device's kernels, sorted; left out where the log counts them (kernelsBefore). */
+  kernelStarts?: Float64Array;
 }
 
 /** The readings of a device whose ops came in order: merged as they came (DeviceRun). */
@@ -478,7 +529,6 @@ function orderedDevice(run: DeviceRun, gaps: Gaps): DeviceReading {
     busy,
     ...(run.collectives > 0 ? { communication: { collectiveNs: run.collectiveKernels.total, exposedNs: Math.max(0, kernelsNs - run.computeKernels.total) } } : {}),
     ...(run.hostCopies > 0 ? { transfers: { copyNs: run.copies.total, exposedNs: Math.max(0, run.copiesAndKernels.total - kernelsNs) } } : {}),
-    kernelStarts: run.kernelStarts.subarray(0, run.kernels),
   };
 }
 
@@ -541,7 +591,7 @@ const MIN_GAPS_FOR_EXCLUSION = 10;
  * a step is the workload's own). Named set-up when fewer than 2 % of the kernels ran before it,
  * tear-down when fewer than 2 % ran after it, otherwise between repetitions.
  */
-function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kernelStarts: Float64Array, spanStart: number, captures: ReadonlyArray<{ start: number; end: number }> = [], knownLongest?: number): ExcludedGap[] {
+function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kernelCount: KernelCount, spanStart: number, captures: ReadonlyArray<{ start: number; end: number }> = [], knownLongest?: number): ExcludedGap[] {
   const { starts, ends } = union;
   const count = starts.length - 1;
   // The GPU waits while the host records a CUDA graph: set-up by its cause, whatever its length
@@ -565,7 +615,7 @@ function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kerne
   for (let k = 0; k < count; k++) lengths[k] = starts[k + 1]! - ends[k]!;
   const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * nthSmallest(lengths, count >> 1));
   if (longest < threshold) return capturedGaps;
-  const kernels = kernelStarts.length;
+  const kernels = kernelCount.total;
   const out: ExcludedGap[] = [];
   for (let k = 0; k < count; k++) {
     const from = ends[k]!;
@@ -577,7 +627,7 @@ function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kerne
     if (to - from < threshold) continue;
     const inStep = windows.some((w) => Math.min(w.end, to) - Math.max(w.start, from) > (to - from) / 2);
     if (inStep) continue;
-    const before = lowerBound(kernelStarts, to);
+    const before = kernelCount.before(to);
     const reason = kernels === 0 ? 'between-repetitions' : before < SET_UP_KERNEL_SHARE * kernels ? 'set-up' : kernels - before < SET_UP_KERNEL_SHARE * kernels ? 'tear-down' : 'between-repetitions';
     out.push({ startNs: from - spanStart, durNs: to - from, reason });
   }
@@ -652,19 +702,25 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
     const d = run.ordered ? orderedDevice(run, idleGaps) : sortedDevice(ops, run.device, run.size, run.collectives, run.hostCopies, idleGaps);
     if (d.transfers) transfers = { copyNs: (transfers?.copyNs ?? 0) + d.transfers.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + d.transfers.exposedNs };
     if (d.communication) communication = { collectiveNs: (communication?.collectiveNs ?? 0) + d.communication.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + d.communication.exposedNs };
-    kernelStartsByDevice.push(d.kernelStarts);
+    kernelStartsByDevice.push(d.kernelStarts ?? (ops.deviceRuns.size === 1 ? new Float64Array(0) : orderedKernelStarts(ops, run.device, run.kernels)));
     devices.push(d.busy);
     busyNs += d.busy.busy;
   }
 
-  const kernelStarts = kernelStartsByDevice.length === 1 ? kernelStartsByDevice[0]! : new Float64Array(kernels);
-  if (kernelStartsByDevice.length > 1) {
+  // One device in order: the log counts its kernels. Otherwise their starts, sorted.
+  const only = ops.deviceRuns.size === 1 ? [...ops.deviceRuns.values()][0]! : undefined;
+  let kernelCount: KernelCount;
+  if (only?.ordered) kernelCount = kernelsOfOrderedLog(ops, kernels);
+  else if (kernelStartsByDevice.length === 1) kernelCount = sortedKernels(kernelStartsByDevice[0]!);
+  else {
+    const kernelStarts = new Float64Array(kernels);
     let m = 0;
     for (const part of kernelStartsByDevice) {
       kernelStarts.set(part, m);
       m += part.length;
     }
     kernelStarts.sort();
+    kernelCount = sortedKernels(kernelStarts);
   }
   const { busyByDecile, graphKernels } = tenthsOf(ops, spanStart, spanEnd, counts.graphCorrelations);
 
@@ -676,11 +732,11 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
       startNs: w.start - spanStart,
       durNs: w.end - w.start,
       gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
-      kernels: lowerBound(kernelStarts, w.end) - lowerBound(kernelStarts, w.start),
+      kernels: kernelCount.before(w.end) - kernelCount.before(w.start),
     }));
 
   // One device: the union's gaps are the device's, whose longest is known.
-  const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart, counts.captureWindows, devices.length === 1 ? idleGaps.longestNs : undefined) : [];
+  const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelCount, spanStart, counts.captureWindows, devices.length === 1 ? idleGaps.longestNs : undefined) : [];
   const spanNs = Math.max(0, spanEnd - spanStart);
   return {
     spanNs,
