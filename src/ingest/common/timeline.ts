@@ -1,7 +1,8 @@
 /**
  * Per-launch GPU intervals, stored compactly (typed arrays, ~29 bytes an op), and the timeline
- * derived from them: busy time as the union of intervals per device (a sweep over separately sorted
- * starts and ends, so no comparator sort is needed), idle gaps, ProfilerStep windows, and kernel
+ * derived from them: busy time as the union of intervals per device (merged as the ops arrive while
+ * a device's ops come in order of start, as a trace lists them; otherwise a sweep over separately
+ * sorted starts and ends, so no comparator sort is needed), idle gaps, ProfilerStep windows, and kernel
  * time per tenth of the span, the exposed part of collective kernels and host↔device copies, and
  * the idle stretches that are not the workload. All times are ns from the trace's first decoded event.
  * Shared by every per-launch reader: the Kineto trace and the kernel traces of kernel-trace.ts.
