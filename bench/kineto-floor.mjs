@@ -261,6 +261,9 @@ function stage(url, name) {
   if (['trace-summary.js', 'launch-sites.js', 'name-cache.js', 'python-frames.js', 'graph-captures.js', 'trace-events.js', 'id-table.js', 'generation-facts.js', 'columns.js'].includes(file)) {
     return 'summing kept events (trace-summary: op chains, Python frames, names, trace record)';
   }
+  // The op log merges each device's ops as they are pushed, while the events are summed: those
+  // samples go to the caller (trace-summary.js while scanning, deviceTimelines after it).
+  if (file === 'timeline.js' && ['push', 'add', 'runOf', 'grow'].includes(name)) return undefined;
   if (['timeline.js', 'kineto-json.js', 'importer.js'].includes(file)) return 'after the scan (timeline, capture)';
   if (name === '(garbage collector)') return 'garbage collection';
   if (name === '(idle)' || name === '(program)') return 'idle / VM';

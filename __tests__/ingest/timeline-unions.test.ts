@@ -4,7 +4,7 @@
  * written here from the definitions: each union by sorting its intervals by start and merging.
  */
 import { mulberry32 } from '../../src/compare/statistics.js';
-import { buildTimeline, OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind } from '../../src/ingest/common/timeline.js';
+import { buildTimeline, nthSmallest, OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind } from '../../src/ingest/common/timeline.js';
 
 interface Op {
   start: number;
@@ -51,17 +51,41 @@ function randomOps(seed: number): Op[] {
 
 const isKernel = (op: Op) => op.kind === OP_KERNEL || op.kind === OP_COLLECTIVE;
 
+/** Length of the union of the ops clipped to [from, to). */
+function unionWithin(ops: readonly Op[], from: number, to: number): number {
+  const clipped = ops.filter((op) => op.end > from && op.start < to).map((op) => ({ ...op, start: Math.max(op.start, from), end: Math.min(op.end, to) }));
+  return union(clipped).ns;
+}
+
+/**
+ * The op log in three orders: as drawn (out of order: the timeline sorts), each device's ops in
+ * order of start as a trace lists them (merged as they come), and in order but for the last
+ * device (both ways in one log, the gaps of a device merged as they came after another's).
+ */
+const LAYOUTS = ['as drawn', 'in order', 'in order but the last device'] as const;
+
+function laidOut(ops: Op[], layout: (typeof LAYOUTS)[number]): Op[] {
+  if (layout === 'as drawn') return ops;
+  const sorted = [...ops].sort((a, b) => a.start - b.start);
+  if (layout === 'in order') return sorted;
+  const last = Math.max(...ops.map((op) => op.device));
+  return [...sorted.filter((op) => op.device !== last), ...ops.filter((op) => op.device === last)];
+}
+
+const WINDOWS = [
+  { name: 'ProfilerStep#1', start: 1000, end: 2500 },
+  { name: 'ProfilerStep#2', start: 2500, end: 4000 },
+];
+const NO_COUNTS = { kernelLaunches: 0, graphLaunches: 0, graphCorrelations: new Set<number>() };
+
 describe('timeline unions against the definition', () => {
   for (let seed = 1; seed <= 60; seed++) {
-    it(`seed ${seed}`, () => {
-      const ops = randomOps(seed);
+    it.each(LAYOUTS)(`seed ${seed}, ops %s`, (layout) => {
+      const ops = laidOut(randomOps(seed), layout);
       const log = new OpLog();
       for (const op of ops) log.push(op.start, op.end, op.device, 0, op.kind);
-      const windows = [
-        { name: 'ProfilerStep#1', start: 1000, end: 2500 },
-        { name: 'ProfilerStep#2', start: 2500, end: 4000 },
-      ];
-      const timeline = buildTimeline(log, windows, { kernelLaunches: 0, graphLaunches: 0, graphCorrelations: new Set() });
+      const windows = WINDOWS;
+      const timeline = buildTimeline(log, windows, NO_COUNTS);
 
       const devices = [...new Set(ops.map((op) => op.device))];
       let busy = 0;
@@ -97,7 +121,36 @@ describe('timeline unions against the definition', () => {
         const w = windows[k]!;
         expect(step.startNs).toBe(w.start - spanStart);
         expect(step.kernels).toBe(ops.filter((op) => isKernel(op) && op.start >= w.start && op.start < w.end).length);
+        expect(step.gpuBusyNs).toBe(devices.reduce((sum, device) => sum + unionWithin(ops.filter((op) => op.device === device), w.start, w.end), 0));
       }
+    });
+  }
+
+  it('reads a log again the same, and one that grew after it was read as if built whole', () => {
+    const ops = laidOut(randomOps(7), 'in order');
+    const half = ops.length >> 1;
+    const log = new OpLog(4);
+    for (const op of ops.slice(0, half)) log.push(op.start, op.end, op.device, 0, op.kind);
+    const first = buildTimeline(log, WINDOWS, NO_COUNTS);
+    expect(buildTimeline(log, WINDOWS, NO_COUNTS)).toEqual(first);
+    for (const op of ops.slice(half)) log.push(op.start, op.end, op.device, 0, op.kind);
+    const whole = new OpLog();
+    for (const op of ops) whole.push(op.start, op.end, op.device, 0, op.kind);
+    expect(buildTimeline(log, WINDOWS, NO_COUNTS)).toEqual(buildTimeline(whole, WINDOWS, NO_COUNTS));
+    expect(first.busyNs).toBeLessThan(buildTimeline(whole, WINDOWS, NO_COUNTS).busyNs);
+  });
+});
+
+describe('the median gap without a sort', () => {
+  for (let seed = 1; seed <= 30; seed++) {
+    it(`seed ${seed}: every rank is the sorted array's`, () => {
+      const next = mulberry32(seed);
+      const length = 1 + Math.floor(next() * 300);
+      // Few distinct values on some seeds: runs of equal values around the pivot.
+      const spread = seed % 2 ? 1e6 : 5;
+      const values = Float64Array.from({ length }, () => Math.floor(next() * spread));
+      const sorted = values.slice().sort();
+      for (const rank of [0, length >> 1, length - 1, Math.floor(next() * length)]) expect(nthSmallest(values.slice(), rank)).toBe(sorted[rank]);
     });
   }
 });

@@ -168,8 +168,8 @@ function abortable(file: InputFile, signal: AbortSignal): InputFile {
     },
     ...(file.chunks
       ? {
-          chunks: async function* () {
-            for await (const chunk of file.chunks!()) {
+          chunks: async function* (into?: Buffer) {
+            for await (const chunk of file.chunks!(into)) {
               check();
               yield chunk;
             }

@@ -1,7 +1,8 @@
 /**
  * Per-launch GPU intervals, stored compactly (typed arrays, ~29 bytes an op), and the timeline
- * derived from them: busy time as the union of intervals per device (a sweep over separately sorted
- * starts and ends, so no comparator sort is needed), idle gaps, ProfilerStep windows, and kernel
+ * derived from them: busy time as the union of intervals per device (merged as the ops arrive while
+ * a device's ops come in order of start, as a trace lists them; otherwise a sweep over separately
+ * sorted starts and ends, so no comparator sort is needed), idle gaps, ProfilerStep windows, and kernel
  * time per tenth of the span, the exposed part of collective kernels and host↔device copies, and
  * the idle stretches that are not the workload. All times are ns from the trace's first decoded event.
  * Shared by every per-launch reader: the Kineto trace and the kernel traces of kernel-trace.ts.
@@ -28,6 +29,122 @@ export const EXCLUDED_GAP_MEDIAN_FACTOR = 1000;
 /** Kernels before a gap below this share of all kernels: the gap ends set-up (after it, tear-down). */
 const SET_UP_KERNEL_SHARE = 0.02;
 
+/**
+ * A union of intervals merged as they come, in order of start: [open, close] the interval being
+ * merged, `ns` the length of those closed. Touching intervals merge, as in sweep().
+ */
+class OrderedUnion {
+  any = false;
+  open = 0;
+  close = 0;
+  ns = 0;
+
+  add(start: number, end: number): void {
+    if (!this.any) {
+      this.any = true;
+      this.open = start;
+      this.close = end;
+    } else if (start <= this.close) {
+      if (end > this.close) this.close = end;
+    } else {
+      this.ns += this.close - this.open;
+      this.open = start;
+      this.close = end;
+    }
+  }
+
+  /** The union's length, the interval still open included. */
+  get total(): number {
+    return this.any ? this.ns + (this.close - this.open) : 0;
+  }
+}
+
+/**
+ * One device's ops as the log receives them: how many of each kind, and, while they come in order
+ * of start (as a trace lists each stream's work) and none ends before it starts, the device's
+ * readings merged on the way (each union by the definition: intervals taken by start), so that the
+ * timeline needs no sort and no second pass over the ops. Once an op comes out of order, the
+ * timeline sorts this device's ops instead (deviceOps) and nothing more is merged here.
+ */
+class DeviceRun {
+  size = 0;
+  kernels = 0;
+  collectives = 0;
+  hostCopies = 0;
+  ordered = true;
+  private lastStart = -Infinity;
+  /** All ops: its closed intervals are written to mergedStarts/mergedEnds, and its gaps counted. */
+  readonly all = new OrderedUnion();
+  readonly kernelsAndCollectives = new OrderedUnion();
+  readonly computeKernels = new OrderedUnion();
+  readonly collectiveKernels = new OrderedUnion();
+  readonly copies = new OrderedUnion();
+  readonly copiesAndKernels = new OrderedUnion();
+  readonly gaps: Gaps = { count: 0, totalNs: 0, longestNs: 0 };
+  mergedStarts: Float64Array;
+  mergedEnds: Float64Array;
+  merged = 0;
+
+  constructor(
+    readonly device: number,
+    rows: number,
+  ) {
+    this.mergedStarts = new Float64Array(rows);
+    this.mergedEnds = new Float64Array(rows);
+  }
+
+  add(start: number, end: number, kind: OpKind): void {
+    this.size++;
+    if (kind === OP_KERNEL) this.kernels++;
+    else if (kind === OP_COLLECTIVE) {
+      this.kernels++;
+      this.collectives++;
+    } else if (kind === OP_HOST_COPY) this.hostCopies++;
+    if (!this.ordered) return;
+    // Also false for NaN: such a log is sorted, as it always was.
+    if (!(start >= this.lastStart && end >= start)) {
+      this.ordered = false;
+      this.mergedStarts = this.mergedEnds = new Float64Array(0);
+      return;
+    }
+    this.lastStart = start;
+    const all = this.all;
+    if (all.any && start > all.close) {
+      // The interval merged so far closes, and a gap opens.
+      if (this.merged === this.mergedStarts.length) {
+        this.mergedStarts = grown(this.mergedStarts, 2 * this.merged);
+        this.mergedEnds = grown(this.mergedEnds, 2 * this.merged);
+      }
+      this.mergedStarts[this.merged] = all.open;
+      this.mergedEnds[this.merged++] = all.close;
+      const gap = start - all.close;
+      this.gaps.count++;
+      this.gaps.totalNs += gap;
+      if (gap > this.gaps.longestNs) this.gaps.longestNs = gap;
+    }
+    all.add(start, end);
+    if (kind === OP_MEMOP) return;
+    if (kind !== OP_HOST_COPY) {
+      this.kernelsAndCollectives.add(start, end);
+      if (kind === OP_KERNEL) this.computeKernels.add(start, end);
+      else this.collectiveKernels.add(start, end);
+    } else this.copies.add(start, end);
+    this.copiesAndKernels.add(start, end);
+  }
+
+  /** The busy intervals: those closed, and the one still open written after them. */
+  busy(): DeviceBusy & { busy: number } {
+    if (!this.all.any) return { starts: new Float64Array(0), ends: new Float64Array(0), busy: 0 };
+    if (this.merged === this.mergedStarts.length) {
+      this.mergedStarts = grown(this.mergedStarts, this.merged + 1);
+      this.mergedEnds = grown(this.mergedEnds, this.merged + 1);
+    }
+    this.mergedStarts[this.merged] = this.all.open;
+    this.mergedEnds[this.merged] = this.all.close;
+    return { starts: this.mergedStarts.subarray(0, this.merged + 1), ends: this.mergedEnds.subarray(0, this.merged + 1), busy: this.all.total };
+  }
+}
+
 export class OpLog {
   count = 0;
   starts: Float64Array;
@@ -36,10 +153,25 @@ export class OpLog {
   correlations: Float64Array;
   /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
   kind: Uint8Array;
+  /** The least start and the greatest end of all ops. */
+  spanStart = Infinity;
+  spanEnd = -Infinity;
+  /** Each device's ops, in order of the device's first op. */
+  readonly deviceRuns = new Map<number, DeviceRun>();
+  private lastRun: DeviceRun | undefined;
+  private readonly expectedRows: number;
+  /**
+   * Where the ops that are not kernels (copies, fills) stand in the log, in order: with one device
+   * in order, kernels before a time are counted from the log itself (kernelsBefore), with no
+   * column of kernel starts. They are few.
+   */
+  nonKernels = new Int32Array(64);
+  nonKernelCount = 0;
 
   /** `expectedRows`: how many ops the reader expects (columns.ts); more still fit. */
   constructor(expectedRows = INITIAL_ROWS) {
     const rows = Math.max(1, expectedRows);
+    this.expectedRows = rows;
     this.starts = new Float64Array(rows);
     this.ends = new Float64Array(rows);
     this.devices = new Int32Array(rows);
@@ -55,6 +187,25 @@ export class OpLog {
     this.devices[k] = device;
     this.correlations[k] = correlation;
     this.kind[k] = kind;
+    if (start < this.spanStart) this.spanStart = start;
+    if (end > this.spanEnd) this.spanEnd = end;
+    if (kind !== OP_KERNEL && kind !== OP_COLLECTIVE) {
+      if (this.nonKernelCount === this.nonKernels.length) this.nonKernels = grown(this.nonKernels, 2 * this.nonKernelCount);
+      this.nonKernels[this.nonKernelCount++] = k;
+    }
+    let run = this.lastRun;
+    if (run === undefined || run.device !== device) run = this.lastRun = this.runOf(device);
+    run.add(start, end, kind);
+  }
+
+  private runOf(device: number): DeviceRun {
+    let run = this.deviceRuns.get(device);
+    if (!run) {
+      // The first device is sized for all the ops expected; pages never written are not resident.
+      run = new DeviceRun(device, this.deviceRuns.size === 0 ? this.expectedRows : INITIAL_ROWS);
+      this.deviceRuns.set(device, run);
+    }
+    return run;
   }
 
   private grow(): void {
@@ -134,10 +285,23 @@ function sweep(starts: Float64Array, ends: Float64Array, gaps: Gaps): DeviceBusy
   return { starts: starts.subarray(0, merged), ends: ends.subarray(0, merged), busy };
 }
 
+/**
+ * Sorts in place, unless already in order: a trace's ops mostly come in time order, and checking is
+ * one pass where the sort of a sorted array is still n log n.
+ */
+function sortNumbers(values: Float64Array): void {
+  for (let k = 1; k < values.length; k++) {
+    if (values[k]! < values[k - 1]!) {
+      values.sort();
+      return;
+    }
+  }
+}
+
 /** sweep() of unsorted intervals, sorted in place first. */
 function mergeDevice(starts: Float64Array, ends: Float64Array, gaps: Gaps): DeviceBusy & { busy: number } {
-  starts.sort();
-  ends.sort();
+  sortNumbers(starts);
+  sortNumbers(ends);
   return sweep(starts, ends, gaps);
 }
 
@@ -170,8 +334,8 @@ function deviceOps(ops: OpLog, device: number, size: number): DeviceOps {
     ends[m] = ops.ends[k]!;
   }
   for (let kind = 0; kind < OP_KINDS; kind++) {
-    starts.subarray(at[kind]!, at[kind + 1]!).sort();
-    ends.subarray(at[kind]!, at[kind + 1]!).sort();
+    sortNumbers(starts.subarray(at[kind]!, at[kind + 1]!));
+    sortNumbers(ends.subarray(at[kind]!, at[kind + 1]!));
   }
   return { starts, ends, at };
 }
@@ -253,7 +417,12 @@ function busyWithin(device: DeviceBusy, from: number, to: number): number {
     else hi = mid;
   }
   let total = 0;
-  for (let k = lo; k < starts.length && starts[k]! < to; k++) total += Math.min(ends[k]!, to) - Math.max(starts[k]!, from);
+  const n = starts.length;
+  for (let k = lo; k < n && starts[k]! < to; k++) {
+    const start = starts[k]!;
+    const end = ends[k]!;
+    total += (end < to ? end : to) - (start > from ? start : from);
+  }
   return total;
 }
 
@@ -266,6 +435,51 @@ function lowerBound(sorted: Float64Array, value: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/** How many kernels (and collectives) started before a time, and how many there are. */
+interface KernelCount {
+  total: number;
+  before(time: number): number;
+}
+
+function sortedKernels(starts: Float64Array): KernelCount {
+  return { total: starts.length, before: (time) => lowerBound(starts, time) };
+}
+
+/**
+ * The kernels of a log of one device whose ops came in order of start: those before a time are the
+ * ops before it in the log less the copies and fills among them (OpLog.nonKernels).
+ */
+function kernelsOfOrderedLog(ops: OpLog, total: number): KernelCount {
+  const starts = ops.starts.subarray(0, ops.count);
+  const nonKernels = ops.nonKernels.subarray(0, ops.nonKernelCount);
+  return {
+    total,
+    before(time) {
+      const ops = lowerBound(starts, time);
+      let lo = 0;
+      let hi = nonKernels.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (nonKernels[mid]! < ops) lo = mid + 1;
+        else hi = mid;
+      }
+      return ops - lo;
+    },
+  };
+}
+
+/** The starts of one device's kernels, in the order of a log where that device's ops are in order of start. */
+function orderedKernelStarts(ops: OpLog, device: number, kernels: number): Float64Array {
+  const out = new Float64Array(kernels);
+  let m = 0;
+  for (let k = 0; k < ops.count; k++) {
+    if (ops.devices[k] !== device) continue;
+    const kind = ops.kind[k]!;
+    if (kind === OP_KERNEL || kind === OP_COLLECTIVE) out[m++] = ops.starts[k]!;
+  }
+  return out;
 }
 
 /**
@@ -288,6 +502,87 @@ function transfersOf(d: DeviceOps): TimelineTransfers {
   return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
 }
 
+/** One device's readings: its busy intervals, the unions its kinds need, its kernels' starts in order. */
+interface DeviceReading {
+  busy: DeviceBusy & { busy: number };
+  communication?: TimelineCommunication;
+  transfers?: TimelineTransfers;
+  /** Starts of the device's kernels, sorted; left out where the log counts them (kernelsBefore). */
+  kernelStarts?: Float64Array;
+}
+
+/** The readings of a device whose ops came in order: merged as they came (DeviceRun). */
+function orderedDevice(run: DeviceRun, gaps: Gaps): DeviceReading {
+  const busy = run.busy();
+  if (gaps.count === 0) Object.assign(gaps, run.gaps);
+  else {
+    // After other devices' gaps: added one by one, in the order sweep() adds them.
+    const { starts, ends } = busy;
+    for (let k = 1; k < starts.length; k++) {
+      const gap = starts[k]! - ends[k - 1]!;
+      gaps.count++;
+      gaps.totalNs += gap;
+      if (gap > gaps.longestNs) gaps.longestNs = gap;
+    }
+  }
+  const kernelsNs = run.kernelsAndCollectives.total;
+  return {
+    busy,
+    ...(run.collectives > 0 ? { communication: { collectiveNs: run.collectiveKernels.total, exposedNs: Math.max(0, kernelsNs - run.computeKernels.total) } } : {}),
+    ...(run.hostCopies > 0 ? { transfers: { copyNs: run.copies.total, exposedNs: Math.max(0, run.copiesAndKernels.total - kernelsNs) } } : {}),
+  };
+}
+
+/** The device's readings by sorting: its ops by kind (deviceOps), the unions over the kinds' runs, then all merged. */
+function sortedDevice(ops: OpLog, device: number, size: number, collectives: number, hostCopies: number, gaps: Gaps): DeviceReading {
+  const d = deviceOps(ops, device, size);
+  const transfers = hostCopies > 0 ? transfersOf(d) : undefined;
+  const communication = collectives > 0 ? communicationOf(d) : undefined;
+  const kernelStarts = mergeKinds(d.starts, d.at, KERNEL_KINDS);
+  // All ops: the kinds merged in place, then the busy intervals written over them.
+  mergeSegmentsInPlace(d.starts, d.at);
+  mergeSegmentsInPlace(d.ends, d.at);
+  return { busy: sweep(d.starts, d.ends, gaps), kernelStarts, ...(communication ? { communication } : {}), ...(transfers ? { transfers } : {}) };
+}
+
+/**
+ * The value at index `n` of `values` sorted (values reordered in place): a selection by partitioning,
+ * linear on average, where sorting millions of gaps for one median is n log n. Falls back to the sort
+ * when partitions keep coming out lopsided.
+ */
+export function nthSmallest(values: Float64Array, n: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  let rounds = 0;
+  while (hi > lo) {
+    if (++rounds > 64) {
+      values.subarray(lo, hi + 1).sort();
+      return values[n]!;
+    }
+    // Median of three as the pivot, then Hoare's partition.
+    const mid = (lo + hi) >>> 1;
+    const a = values[lo]!;
+    const b = values[mid]!;
+    const c = values[hi]!;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (n <= j) hi = j;
+    else if (n >= i) lo = i;
+    else return values[n]!;
+  }
+  return values[n]!;
+}
+
 /** Fewer gaps than this give no typical inter-launch gap to compare against: nothing is excluded. */
 const MIN_GAPS_FOR_EXCLUSION = 10;
 
@@ -297,7 +592,7 @@ const MIN_GAPS_FOR_EXCLUSION = 10;
  * a step is the workload's own). Named set-up when fewer than 2 % of the kernels ran before it,
  * tear-down when fewer than 2 % ran after it, otherwise between repetitions.
  */
-function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kernelStarts: Float64Array, spanStart: number, captures: ReadonlyArray<{ start: number; end: number }> = []): ExcludedGap[] {
+function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kernelCount: KernelCount, spanStart: number, captures: ReadonlyArray<{ start: number; end: number }> = [], knownLongest?: number): ExcludedGap[] {
   const { starts, ends } = union;
   const count = starts.length - 1;
   // The GPU waits while the host records a CUDA graph: set-up by its cause, whatever its length
@@ -313,12 +608,15 @@ function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kerne
   }
   const capturedGaps = [...captured].map((k) => ({ startNs: ends[k]! - spanStart, durNs: starts[k + 1]! - ends[k]!, reason: 'set-up' as const }));
   if (count < MIN_GAPS_FOR_EXCLUSION) return capturedGaps;
+  let longest = knownLongest ?? 0;
+  for (let k = 0; knownLongest === undefined && k < count; k++) if (starts[k + 1]! - ends[k]! > longest) longest = starts[k + 1]! - ends[k]!;
+  // The threshold is at least EXCLUDED_GAP_MIN_NS: below it no median is needed (nor fresh memory for one).
+  if (longest < EXCLUDED_GAP_MIN_NS) return capturedGaps;
   const lengths = new Float64Array(count);
   for (let k = 0; k < count; k++) lengths[k] = starts[k + 1]! - ends[k]!;
-  lengths.sort();
-  const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * lengths[count >> 1]!);
-  if (lengths[count - 1]! < threshold) return capturedGaps;
-  const kernels = kernelStarts.length;
+  const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * nthSmallest(lengths, count >> 1));
+  if (longest < threshold) return capturedGaps;
+  const kernels = kernelCount.total;
   const out: ExcludedGap[] = [];
   for (let k = 0; k < count; k++) {
     const from = ends[k]!;
@@ -330,7 +628,7 @@ function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kerne
     if (to - from < threshold) continue;
     const inStep = windows.some((w) => Math.min(w.end, to) - Math.max(w.start, from) > (to - from) / 2);
     if (inStep) continue;
-    const before = lowerBound(kernelStarts, to);
+    const before = kernelCount.before(to);
     const reason = kernels === 0 ? 'between-repetitions' : before < SET_UP_KERNEL_SHARE * kernels ? 'set-up' : kernels - before < SET_UP_KERNEL_SHARE * kernels ? 'tear-down' : 'between-repetitions';
     out.push({ startNs: from - spanStart, durNs: to - from, reason });
   }
@@ -352,23 +650,47 @@ function unionOfDevices(devices: readonly DeviceBusy[]): DeviceBusy {
   return mergeDevice(starts, ends, { count: 0, totalNs: 0, longestNs: 0 });
 }
 
+/**
+ * Kernel time in each tenth of [spanStart, spanEnd], and the kernels of graph launches. A function of
+ * its own: one loop over every op, which V8 compiles optimized sooner when it is small.
+ */
+function tenthsOf(ops: OpLog, spanStart: number, spanEnd: number, graphCorrelations: ReadonlySet<number>): { busyByDecile: Float64Array; graphKernels: number } {
+  const n = ops.count;
+  const opStarts = ops.starts;
+  const opEnds = ops.ends;
+  const opKinds = ops.kind;
+  const busyByDecile = new Float64Array(10);
+  const width = (spanEnd - spanStart) / 10;
+  const anyGraph = graphCorrelations.size > 0;
+  const opCorrelations = ops.correlations;
+  let graphKernels = 0;
+  for (let k = 0; k < n; k++) {
+    const kind = opKinds[k]!;
+    if (kind !== OP_KERNEL && kind !== OP_COLLECTIVE) continue;
+    const start = opStarts[k]!;
+    const end = opEnds[k]!;
+    if (anyGraph && graphCorrelations.has(opCorrelations[k]!)) graphKernels++;
+    if (width <= 0) continue;
+    let first = Math.floor((start - spanStart) / width);
+    if (first > 9) first = 9;
+    for (let d = first; d < 10; d++) {
+      const from = spanStart + d * width;
+      const to = d === 9 ? spanEnd : from + width;
+      if (from >= end) break;
+      // The op's part of the tenth [from, to), when it overlaps (NaN stays NaN, as Math.max keeps it).
+      const part = (end < to ? end : to) - (start > from ? start : from);
+      if (!(part <= 0)) busyByDecile[d]! += part;
+    }
+  }
+  return { busyByDecile, graphKernels };
+}
+
 export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: TimelineCounts): Timeline {
   const n = ops.count;
-  const perDevice = new Map<number, { size: number; collectives: number; hostCopies: number }>();
-  let spanStart = Infinity;
-  let spanEnd = -Infinity;
+  let spanStart = ops.spanStart;
+  let spanEnd = ops.spanEnd;
   let kernels = 0;
-  for (let k = 0; k < n; k++) {
-    const device = ops.devices[k]!;
-    let entry = perDevice.get(device);
-    if (!entry) perDevice.set(device, (entry = { size: 0, collectives: 0, hostCopies: 0 }));
-    entry.size++;
-    if (ops.kind[k] === OP_COLLECTIVE) entry.collectives++;
-    if (ops.starts[k]! < spanStart) spanStart = ops.starts[k]!;
-    if (ops.ends[k]! > spanEnd) spanEnd = ops.ends[k]!;
-    if (ops.kind[k] === OP_HOST_COPY) entry.hostCopies++;
-    if (isKernel(ops.kind[k]!)) kernels++;
-  }
+  for (const run of ops.deviceRuns.values()) kernels += run.kernels;
   if (n === 0) spanStart = spanEnd = windows.length ? Math.min(...windows.map((w) => w.start)) : 0;
 
   const devices: DeviceBusy[] = [];
@@ -377,50 +699,31 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
   let communication: TimelineCommunication | undefined;
   let transfers: TimelineTransfers | undefined;
   const kernelStartsByDevice: Float64Array[] = [];
-  for (const [device, { size, collectives, hostCopies }] of perDevice) {
-    const d = deviceOps(ops, device, size);
-    if (hostCopies > 0) {
-      const own = transfersOf(d);
-      transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
-    }
-    if (collectives > 0) {
-      const own = communicationOf(d);
-      communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
-    }
-    kernelStartsByDevice.push(mergeKinds(d.starts, d.at, KERNEL_KINDS));
-    // All ops: the kinds merged in place, then the busy intervals written over them.
-    mergeSegmentsInPlace(d.starts, d.at);
-    mergeSegmentsInPlace(d.ends, d.at);
-    const merged = sweep(d.starts, d.ends, idleGaps);
-    devices.push(merged);
-    busyNs += merged.busy;
+  for (const run of ops.deviceRuns.values()) {
+    const d = run.ordered ? orderedDevice(run, idleGaps) : sortedDevice(ops, run.device, run.size, run.collectives, run.hostCopies, idleGaps);
+    if (d.transfers) transfers = { copyNs: (transfers?.copyNs ?? 0) + d.transfers.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + d.transfers.exposedNs };
+    if (d.communication) communication = { collectiveNs: (communication?.collectiveNs ?? 0) + d.communication.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + d.communication.exposedNs };
+    kernelStartsByDevice.push(d.kernelStarts ?? (ops.deviceRuns.size === 1 ? new Float64Array(0) : orderedKernelStarts(ops, run.device, run.kernels)));
+    devices.push(d.busy);
+    busyNs += d.busy.busy;
   }
 
-  const kernelStarts = kernelStartsByDevice.length === 1 ? kernelStartsByDevice[0]! : new Float64Array(kernels);
-  if (kernelStartsByDevice.length > 1) {
+  // One device in order: the log counts its kernels. Otherwise their starts, sorted.
+  const only = ops.deviceRuns.size === 1 ? [...ops.deviceRuns.values()][0]! : undefined;
+  let kernelCount: KernelCount;
+  if (only?.ordered) kernelCount = kernelsOfOrderedLog(ops, kernels);
+  else if (kernelStartsByDevice.length === 1) kernelCount = sortedKernels(kernelStartsByDevice[0]!);
+  else {
+    const kernelStarts = new Float64Array(kernels);
     let m = 0;
     for (const part of kernelStartsByDevice) {
       kernelStarts.set(part, m);
       m += part.length;
     }
     kernelStarts.sort();
+    kernelCount = sortedKernels(kernelStarts);
   }
-  const busyByDecile = new Array<number>(10).fill(0);
-  const width = (spanEnd - spanStart) / 10;
-  let graphKernels = 0;
-  for (let k = 0; k < n; k++) {
-    if (!isKernel(ops.kind[k]!)) continue;
-    const start = ops.starts[k]!;
-    const end = ops.ends[k]!;
-    if (counts.graphCorrelations.size && counts.graphCorrelations.has(ops.correlations[k]!)) graphKernels++;
-    if (width <= 0) continue;
-    for (let d = Math.min(9, Math.floor((start - spanStart) / width)); d < 10; d++) {
-      const from = spanStart + d * width;
-      const to = d === 9 ? spanEnd : from + width;
-      if (from >= end) break;
-      busyByDecile[d]! += Math.max(0, Math.min(end, to) - Math.max(start, from));
-    }
-  }
+  const { busyByDecile, graphKernels } = tenthsOf(ops, spanStart, spanEnd, counts.graphCorrelations);
 
   const steps: Step[] = windows
     .slice()
@@ -430,21 +733,22 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
       startNs: w.start - spanStart,
       durNs: w.end - w.start,
       gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
-      kernels: lowerBound(kernelStarts, w.end) - lowerBound(kernelStarts, w.start),
+      kernels: kernelCount.before(w.end) - kernelCount.before(w.start),
     }));
 
-  const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart, counts.captureWindows) : [];
+  // One device: the union's gaps are the device's, whose longest is known.
+  const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelCount, spanStart, counts.captureWindows, devices.length === 1 ? idleGaps.longestNs : undefined) : [];
   const spanNs = Math.max(0, spanEnd - spanStart);
   return {
     spanNs,
     busyNs,
-    devices: perDevice.size,
+    devices: ops.deviceRuns.size,
     idleGaps,
     kernelLaunches: counts.kernelLaunches,
     graphLaunches: counts.graphLaunches,
     graphKernels,
     steps,
-    busyByDecile: busyByDecile.map((ns) => Math.round(ns)),
+    busyByDecile: Array.from(busyByDecile, (ns) => Math.round(ns)),
     excludedGaps,
     activeSpanNs: Math.max(0, spanNs - excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
     ...(communication ? { communication } : {}),
@@ -458,9 +762,8 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
  * launched them are per process, not per device), and it has no graph-launch count.
  */
 export function deviceTimelines(ops: OpLog, windows: StepWindow[], counts: TimelineCounts): Array<{ device: number; timeline: Timeline }> {
-  const devices = new Map<number, number>();
-  for (let k = 0; k < ops.count; k++) devices.set(ops.devices[k]!, (devices.get(ops.devices[k]!) ?? 0) + 1);
-  if (devices.size < 2) return [];
+  if (ops.deviceRuns.size < 2) return [];
+  const devices = new Map([...ops.deviceRuns].map(([device, run]) => [device, run.size]));
   return [...devices.keys()]
     .sort((a, b) => a - b)
     .map((device) => {
