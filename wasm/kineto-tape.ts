@@ -455,24 +455,27 @@ function dim3(p: i32, first: i32): i32 {
   return q + 1;
 }
 
-// What is done with a member's value, by its key (and level: 1 the event, 2 its args).
+// What is done with a member's value, by its key (and level: 1 the event, 2 its args). Numbers
+// read into a slot are K_NUMBER + the slot; µs values K_MICROS + the slot that says they were read.
 const K_SKIP = 0;
 const K_PH = 1;
-const K_TS = 2;
-const K_CAT = 3;
-const K_DUR = 4;
-const K_PID = 5;
-const K_TID = 6;
-const K_NAME = 7;
-const K_ARGS = 8;
-const K_GRID = 9;
-const K_BLOCK = 10;
-const K_BYTES = 11;
-const K_DEVICE = 12;
-const K_STREAM = 13;
-const K_INPUT_DIMS = 14;
-const K_CORRELATION = 15;
-const K_EXTERNAL_ID = 16;
+const K_CAT = 2;
+const K_NAME = 3;
+const K_ARGS = 4;
+const K_GRID = 5;
+const K_BLOCK = 6;
+const K_INPUT_DIMS = 7;
+const K_NUMBER = 32;
+const K_PID = K_NUMBER + S_PID;
+const K_TID = K_NUMBER + S_TID;
+const K_BYTES = K_NUMBER + S_BYTES;
+const K_DEVICE = K_NUMBER + S_DEVICE;
+const K_STREAM = K_NUMBER + S_STREAM;
+const K_CORRELATION = K_NUMBER + S_CORRELATION;
+const K_EXTERNAL_ID = K_NUMBER + S_EXTERNAL_ID;
+const K_MICROS = 64;
+const K_TS = K_MICROS + S_HAS_TS;
+const K_DUR = K_MICROS + S_HAS_DUR;
 
 /** The member read for the key [ks, ke) at `level`. */
 function keyKind(level: i32, ks: i32, ke: i32): i32 {
@@ -514,24 +517,6 @@ function keyKind(level: i32, ks: i32, ke: i32): i32 {
   return K_SKIP;
 }
 
-// @ts-ignore: decorator
-@inline function numberInto(p: i32, slot: i32): i32 {
-  const q = number(p);
-  if (q < 0) return FAIL;
-  put(slot, num);
-  return q;
-}
-
-// @ts-ignore: decorator
-@inline function microsInto(p: i32, has: i32, slot: i32): i32 {
-  const q = micros(p);
-  if (q < 0) return FAIL;
-  put(has, 1);
-  put(slot, whole);
-  put(slot + 1, <f64>frac);
-  return q;
-}
-
 /**
  * Read the value at p of a member of kind `kind` (event-reader's eventMember and argsMember); the
  * index after it. (args, read by members(), excepted.)
@@ -539,13 +524,31 @@ function keyKind(level: i32, ks: i32, ke: i32): i32 {
 // @ts-ignore: decorator
 @inline function member(kind: i32, p: i32): i32 {
   const c = at(p);
+  if (kind >= K_MICROS) {
+    // ts, dur: whether read, whole µs, ns in the three slots from kind - K_MICROS.
+    if (isNumberStart(c)) {
+      const q = micros(p);
+      if (q < 0) return FAIL;
+      const has = kind - K_MICROS;
+      put(has, 1);
+      put(has + 1, whole);
+      put(has + 2, <f64>frac);
+      return q;
+    }
+    return skipValue(p);
+  }
+  if (kind >= K_NUMBER) {
+    if (isNumberStart(c)) {
+      const q = number(p);
+      if (q < 0) return FAIL;
+      put(kind - K_NUMBER, num);
+      return q;
+    }
+    return skipValue(p);
+  }
   switch (kind) {
     case K_PH: {
       if (c == 34 && p + 1 < n) put(S_PH, <f64>at(p + 1));
-      break;
-    }
-    case K_TS: {
-      if (isNumberStart(c)) return microsInto(p, S_HAS_TS, S_TS_US);
       break;
     }
     case K_CAT: {
@@ -555,18 +558,6 @@ function keyKind(level: i32, ks: i32, ke: i32): i32 {
       if (e < 0) return FAIL;
       category = categoryOf(p + 1, e);
       return e + 1;
-    }
-    case K_DUR: {
-      if (isNumberStart(c)) return microsInto(p, S_HAS_DUR, S_DUR_US);
-      break;
-    }
-    case K_PID: {
-      if (isNumberStart(c)) return numberInto(p, S_PID);
-      break;
-    }
-    case K_TID: {
-      if (isNumberStart(c)) return numberInto(p, S_TID);
-      break;
     }
     case K_NAME: {
       if (c == 34) {
@@ -586,18 +577,6 @@ function keyKind(level: i32, ks: i32, ke: i32): i32 {
       if (c == 91) return dim3(p, 3);
       break;
     }
-    case K_BYTES: {
-      if (isNumberStart(c)) return numberInto(p, S_BYTES);
-      break;
-    }
-    case K_DEVICE: {
-      if (isNumberStart(c)) return numberInto(p, S_DEVICE);
-      break;
-    }
-    case K_STREAM: {
-      if (isNumberStart(c)) return numberInto(p, S_STREAM);
-      break;
-    }
     case K_INPUT_DIMS: {
       if (c == 91) {
         const q = skipValue(p);
@@ -606,14 +585,6 @@ function keyKind(level: i32, ks: i32, ke: i32): i32 {
         put(S_DIMS_END, <f64>q);
         return q;
       }
-      break;
-    }
-    case K_CORRELATION: {
-      if (isNumberStart(c)) return numberInto(p, S_CORRELATION);
-      break;
-    }
-    case K_EXTERNAL_ID: {
-      if (isNumberStart(c)) return numberInto(p, S_EXTERNAL_ID);
       break;
     }
   }
@@ -811,10 +782,21 @@ function nextMember(p: i32, level: i32, state: i32): i32 {
 /** bytes [a, a + len) equal bytes [b, b + len) (absolute addresses). */
 function sameBytes(a: usize, b: usize, len: u32): bool {
   let k: u32 = 0;
+  // Kernel names run to kilobytes: 64 bytes a step, then 16, then the last 16 (overlapping).
+  while (k + 64 <= len) {
+    const x = v128.and(
+      v128.and(i8x16.eq(v128.load(a + <usize>k), v128.load(b + <usize>k)), i8x16.eq(v128.load(a + <usize>k, 16), v128.load(b + <usize>k, 16))),
+      v128.and(i8x16.eq(v128.load(a + <usize>k, 32), v128.load(b + <usize>k, 32)), i8x16.eq(v128.load(a + <usize>k, 48), v128.load(b + <usize>k, 48))),
+    );
+    if (!i8x16.all_true(x)) return false;
+    k += 64;
+  }
   while (k + 16 <= len) {
     if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>k), v128.load(b + <usize>k)))) return false;
     k += 16;
   }
+  if (k == len) return true;
+  if (len >= 16) return i8x16.all_true(i8x16.eq(v128.load(a + <usize>(len - 16)), v128.load(b + <usize>(len - 16))));
   while (k < len) {
     if (load<u8>(a + <usize>k) != load<u8>(b + <usize>k)) return false;
     k++;
