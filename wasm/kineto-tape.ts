@@ -89,8 +89,6 @@ let category: i32 = CAT_PENDING;
 let records: i32 = 0;
 let stopKind: i32 = AT_EVENT;
 let num: f64 = 0;
-let whole: f64 = 0;
-let frac: i32 = 0;
 let names: u32 = 0;
 let arenaUsed: u32 = 0;
 /** Nesting of skipped values read here; deeper ones are left to JavaScript. */
@@ -345,9 +343,12 @@ function digitsValueLong(p: i32, q: i32): f64 {
   return <i32>(x & 0xff) * 100 + <i32>((x >> 8) & 0xff) * 10 + <i32>((x >> 16) & 0xff) + (<i32>(x >> 24) >= 5 ? 1 : 0);
 }
 
-/** A non-negative µs value into `whole` and `frac` (ns, the fourth fraction digit rounding). */
+/**
+ * A non-negative µs value into the slots from `has`: 1, whole µs, ns (the fourth fraction digit
+ * rounding); the index after it, or FAIL.
+ */
 // @ts-ignore: decorator
-@inline function micros(p: i32): i32 {
+@inline function microsInto(p: i32, has: i32): i32 {
   if (p + 32 <= n) {
     // Digits, a point and digits within 32 bytes (a timestamp's 17), told by one mask of digits.
     const digits =
@@ -360,8 +361,9 @@ function digitsValueLong(p: i32, q: i32): f64 {
       const e = r + places;
       if (e - p < 32) {
         if (!isTokenEnd(at(e))) return FAIL;
-        frac = fractionNs(r, places);
-        whole = digitsValue(p, r - 1);
+        put(has, 1);
+        put(has + 1, digitsValue(p, r - 1));
+        put(has + 2, <f64>fractionNs(r, places));
         return e;
       }
     }
@@ -378,8 +380,9 @@ function digitsValueLong(p: i32, q: i32): f64 {
     r = e;
   }
   if (r >= n || !isTokenEnd(at(r))) return FAIL;
-  whole = digitsValue(p, q);
-  frac = f;
+  put(has, 1);
+  put(has + 1, digitsValue(p, q));
+  put(has + 2, <f64>f);
   return r;
 }
 
@@ -526,22 +529,14 @@ function keyKind(level: i32, ks: i32, ke: i32): i32 {
   const c = at(p);
   if (kind >= K_MICROS) {
     // ts, dur: whether read, whole µs, ns in the three slots from kind - K_MICROS.
-    if (isNumberStart(c)) {
-      const q = micros(p);
-      if (q < 0) return FAIL;
-      const has = kind - K_MICROS;
-      put(has, 1);
-      put(has + 1, whole);
-      put(has + 2, <f64>frac);
-      return q;
-    }
+    if (isNumberStart(c)) return microsInto(p, kind - K_MICROS);
     return skipValue(p);
   }
   if (kind >= K_NUMBER) {
     if (isNumberStart(c)) {
-      const q = number(p);
-      if (q < 0) return FAIL;
-      put(kind - K_NUMBER, num);
+      const q = digitsEnd(p);
+      if (q == p || q >= n || !isTokenEnd(at(q))) return FAIL;
+      put(kind - K_NUMBER, digitsValue(p, q));
       return q;
     }
     return skipValue(p);
