@@ -168,6 +168,27 @@ describe('kineto event tape', () => {
     expect(byName('k"x')).toEqual([expect.objectContaining({ externalId: 330653 })]);
   });
 
+  it('reads events with more distinct keys than it numbers, and keys longer than it keeps, member by member', () => {
+    // The tape numbers up to 128 keys and keeps keys of up to 48 bytes; past that, it reads on
+    // member by member. Each event here brings new keys, some of them long, around the ones read;
+    // `bytes` first comes once the numbers are used up.
+    const texts = Array.from({ length: 300 }, (_, i) => {
+      const long = `key ${i} ${'x'.repeat(40 + (i % 20))}`;
+      const bytes = i >= 200 ? `, "bytes": ${i}` : '';
+      return `{"ph": "X", "cat": "kernel", "k${i}": ${i}, "name": "n${i % 7}", "${long}": [${i}], "pid": ${i}, "tid": 7, "ts": ${i}.25, "dur": 1, "args": {"a${i}": "v", "device": ${i % 4}, "${long}": {"x": 1}, "stream": ${i}${bytes}, "correlation": ${i * 3}}}`;
+    });
+    const { bytes, records, left } = scanAll(texts);
+    expect(left).toEqual([]);
+    expect(records).toHaveLength(300);
+    records.forEach((record, i) => {
+      const expected = new EventFields();
+      expect(record.end).toBe(expected.read(bytes, record.start, bytes.length, false, true));
+      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected));
+      // Written from the text.
+      expect(fieldsOf(record.fields)).toMatchObject({ name: `n${i % 7}`, pid: i, device: i % 4, stream: i, correlation: i * 3, ts: [i, 250], bytes: i >= 200 ? i : NaN });
+    });
+  });
+
   it('finds the same category as the JavaScript scanner for every name it knows', () => {
     const names = ['kernel', 'Kernel', 'gpu_memcpy', 'Memcpy', 'gpu_memset', 'Memset', 'cuda_runtime', 'Runtime', 'cuda_driver', 'user_annotation', 'gpu_user_annotation', 'cpu_op', 'Operator', 'python_function', 'ac2g', 'kernels', 'cpu_opx', 'Kernel ', 'gpu_memcpY', ''];
     const { records } = scanAll(names.map((name) => `{"cat": "${name}", "ph": "X"}`));
