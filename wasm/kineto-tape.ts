@@ -12,8 +12,14 @@
  * So the fast path never decides anything the JavaScript path would decide differently: it only
  * takes the events where both read the same.
  *
- * Memory: the tape at TAPE, the interned names' table and bytes, then the chunk's bytes at IN (the
- * caller grows memory to fit the chunk and 16 bytes of slack that vector loads may read past its end).
+ * Most members are not read key by key: what follows each key (`, "name": `, `,\n    "args": {`,
+ * the `}`) is learned as it is read and, where the same bytes follow again, confirmed with one
+ * compare of up to 32 bytes (see TRANSITIONS). Digits, whitespace and strings are found 16 or more
+ * bytes at a time; numbers of up to 8 digits are read in one step.
+ *
+ * Memory: the tape at TAPE, the interned names' table, the keys seen and what follows them, the
+ * names' bytes, then the chunk's bytes at IN (the caller grows memory to fit the chunk and 16 bytes
+ * of slack that vector loads may read past its end).
  */
 
 const TAPE: usize = 65536;
@@ -83,8 +89,6 @@ let category: i32 = CAT_PENDING;
 let records: i32 = 0;
 let stopKind: i32 = AT_EVENT;
 let num: f64 = 0;
-let whole: f64 = 0;
-let frac: i32 = 0;
 let names: u32 = 0;
 let arenaUsed: u32 = 0;
 /** Nesting of skipped values read here; deeper ones are left to JavaScript. */
@@ -126,12 +130,8 @@ export function stoppedAfterEvent(): i32 {
 /** Bytes that end a number or literal: `,`, `}`, `]` and whitespace (event-reader's TOKEN_END). */
 // @ts-ignore: decorator
 @inline function isTokenEnd(c: i32): bool {
-  return c == 44 || c == 125 || c == 93 || isSpace(c);
-}
-/** Bytes of numbers and literals: digits, letters, sign, point. */
-// @ts-ignore: decorator
-@inline function isTokenByte(c: i32): bool {
-  return <u32>(c - 48) <= 9 || <u32>((c | 32) - 97) <= 25 || c == 45 || c == 43 || c == 46;
+  // Tab, newline, return, space and comma as bits of one word; then the closing brackets.
+  return c < 64 ? ((<u64>0x100100002600 >> <u64>c) & 1) != 0 : (c | 32) == 125;
 }
 // @ts-ignore: decorator
 @inline function isNumberStart(c: i32): bool {
@@ -140,10 +140,16 @@ export function stoppedAfterEvent(): i32 {
 
 /** First non-whitespace index from p, or FAIL at the chunk's end (the event continues). */
 function ws(p: i32): i32 {
+  if (p < n && at(p) > 32) return p;
   while (p < n) {
-    const c = at(p);
-    if (c > 32 || !isSpace(c)) return p;
-    p++;
+    const v = v128.load(IN + <usize>p);
+    const space = v128.or(v128.or(i8x16.eq(v, i8x16.splat(32)), i8x16.eq(v, i8x16.splat(10))), v128.or(i8x16.eq(v, i8x16.splat(13)), i8x16.eq(v, i8x16.splat(9))));
+    const other = ~i8x16.bitmask(space) & 0xffff;
+    if (other != 0) {
+      const k = p + ctz(other);
+      return k < n ? k : FAIL;
+    }
+    p += 16;
   }
   return FAIL;
 }
@@ -167,6 +173,31 @@ function ws(p: i32): i32 {
 
 /** Index of the closing quote of a string whose characters start at j. */
 function stringEnd(j: i32): i32 {
+  const quote = i8x16.splat(34);
+  const backslash = i8x16.splat(92);
+  if (j < n) {
+    const v = v128.load(IN + <usize>j);
+    const mask = i8x16.bitmask(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
+    if (mask != 0) {
+      const k = j + ctz(mask);
+      if (k >= n) return FAIL;
+      if (at(k) == 34) return k;
+      j = k + 2;
+    } else j += 16;
+  }
+  // Long strings (kernel names) 64 bytes a step while no quote or backslash is among them.
+  while (j + 64 <= n) {
+    const a = v128.load(IN + <usize>j);
+    const b = v128.load(IN + <usize>j, 16);
+    const c = v128.load(IN + <usize>j, 32);
+    const d = v128.load(IN + <usize>j, 48);
+    const hit = v128.or(
+      v128.or(v128.or(i8x16.eq(a, quote), i8x16.eq(a, backslash)), v128.or(i8x16.eq(b, quote), i8x16.eq(b, backslash))),
+      v128.or(v128.or(i8x16.eq(c, quote), i8x16.eq(c, backslash)), v128.or(i8x16.eq(d, quote), i8x16.eq(d, backslash))),
+    );
+    if (v128.any_true(hit)) break;
+    j += 64;
+  }
   while (true) {
     const k = quoteOrEscape(j);
     if (k == FAIL || at(k) == 34) return k;
@@ -248,51 +279,129 @@ function categoryOf(s: i32, e: i32): i32 {
   return CAT_SKIP;
 }
 
-/** Digits only into `num` (as event-reader's number() on its simple path); FAIL for anything else. */
-function number(p: i32): i32 {
-  let value: f64 = 0;
+/** Index after the digits from p (16 bytes a step), at most n. */
+function digitsEnd(p: i32): i32 {
   let q = p;
   while (q < n) {
-    const d = at(q) - 48;
-    if (<u32>d > 9) break;
-    value = value * 10 + <f64>d;
-    q++;
+    const v = i8x16.sub(v128.load(IN + <usize>q), i8x16.splat(48));
+    const other = ~i8x16.bitmask(i8x16.le_u(v, i8x16.splat(9))) & 0xffff;
+    if (other != 0) {
+      q += ctz(other);
+      return q < n ? q : n;
+    }
+    q += 16;
   }
+  return n;
+}
+
+/** The 1 to 8 digits [p, p + len) as an integer (eight ASCII digits at once, leading zeros padded in). */
+// @ts-ignore: decorator
+@inline function eightDigits(p: i32, len: i32): u64 {
+  const shift = <u64>((8 - len) << 3);
+  let x = (load<u64>(IN + <usize>p) << shift) | (0x3030303030303030 & ((<u64>1 << shift) - 1));
+  x -= 0x3030303030303030;
+  x = x * 10 + (x >> 8);
+  return (((x & 0x000000ff000000ff) * (100 + (<u64>1000000 << 32))) + (((x >> 16) & 0x000000ff000000ff) * (1 + (<u64>10000 << 32)))) >> 32;
+}
+
+/**
+ * The digits [p, q) as a number, as `value = value * 10 + digit` in f64 gives it: up to 15 digits
+ * every step of that is an exact integer below 2^53, so the integer read at once is the same number.
+ */
+// @ts-ignore: decorator
+@inline function digitsValue(p: i32, q: i32): f64 {
+  const len = q - p;
+  // (Below 2^53, so converted as signed: one instruction.)
+  if (len <= 8) return <f64><i64>eightDigits(p, len);
+  if (len <= 15) return <f64><i64>(eightDigits(p, len - 8) * 100000000 + eightDigits(q - 8, 8));
+  return digitsValueLong(p, q);
+}
+
+function digitsValueLong(p: i32, q: i32): f64 {
+  let value: f64 = 0;
+  for (let k = p; k < q; k++) value = value * 10 + <f64>(at(k) - 48);
+  return value;
+}
+
+/** Digits only into `num` (as event-reader's number() on its simple path); FAIL for anything else. */
+// @ts-ignore: decorator
+@inline function number(p: i32): i32 {
+  const q = digitsEnd(p);
   if (q == p || q >= n || !isTokenEnd(at(q))) return FAIL;
-  num = value;
+  num = digitsValue(p, q);
   return q;
 }
 
-/** A non-negative µs value into `whole` and `frac` (ns, the fourth fraction digit rounding). */
-function micros(p: i32): i32 {
-  let q = p;
-  let w: f64 = 0;
-  while (q < n) {
-    const d = at(q) - 48;
-    if (<u32>d > 9) break;
-    w = w * 10 + <f64>d;
-    q++;
-  }
-  if (q == p) return FAIL; // a sign, or no digits: left to JavaScript
-  let f: i32 = 0;
-  if (q < n && at(q) == 46) {
-    q++;
-    let place = 0;
-    while (q < n) {
-      const d = at(q) - 48;
-      if (<u32>d > 9) break;
-      if (place == 0) f += d * 100;
-      else if (place == 1) f += d * 10;
-      else if (place == 2) f += d;
-      else if (place == 3 && d >= 5) f += 1;
-      place++;
-      q++;
+/**
+ * The ns of the fraction digits at r (`places` of them): the first three, the fourth rounding
+ * (event-reader's micros()). The four bytes are read at once, those past the last digit as zeros.
+ */
+// @ts-ignore: decorator
+@inline function fractionNs(r: i32, places: i32): i32 {
+  let x = load<u32>(IN + <usize>r) - 0x30303030;
+  if (places < 4) x &= (<u32>1 << (<u32>places << 3)) - 1;
+  return <i32>(x & 0xff) * 100 + <i32>((x >> 8) & 0xff) * 10 + <i32>((x >> 16) & 0xff) + (<i32>(x >> 24) >= 5 ? 1 : 0);
+}
+
+/**
+ * A non-negative µs value into the slots from `has`: 1, whole µs, ns (the fourth fraction digit
+ * rounding); the index after it, or FAIL.
+ */
+// @ts-ignore: decorator
+@inline function microsInto(p: i32, has: i32): i32 {
+  if (p + 32 <= n) {
+    // Digits, a point and digits within 32 bytes (a timestamp's 17), told by one mask of digits.
+    const digits =
+      i8x16.bitmask(i8x16.le_u(i8x16.sub(v128.load(IN + <usize>p), i8x16.splat(48)), i8x16.splat(9))) |
+      (i8x16.bitmask(i8x16.le_u(i8x16.sub(v128.load(IN + <usize>p, 16), i8x16.splat(48)), i8x16.splat(9))) << 16);
+    const wholeDigits = ctz(~digits);
+    if (wholeDigits != 0 && wholeDigits <= 15 && at(p + wholeDigits) == 46) {
+      const places = ctz(~(digits >>> (wholeDigits + 1)));
+      const r = p + wholeDigits + 1;
+      const e = r + places;
+      if (e - p < 32) {
+        if (!isTokenEnd(at(e))) return FAIL;
+        put(has, 1);
+        put(has + 1, digitsValue(p, r - 1));
+        put(has + 2, <f64>fractionNs(r, places));
+        return e;
+      }
     }
   }
-  if (q >= n || !isTokenEnd(at(q))) return FAIL;
-  whole = w;
-  frac = f;
-  return q;
+  const q = digitsEnd(p);
+  if (q == p) return FAIL; // a sign, or no digits: left to JavaScript
+  let r = q;
+  let f: i32 = 0;
+  if (r < n && at(r) == 46) {
+    r++;
+    const e = digitsEnd(r);
+    const places = e - r;
+    f = fractionNs(r, places);
+    r = e;
+  }
+  if (r >= n || !isTokenEnd(at(r))) return FAIL;
+  put(has, 1);
+  put(has + 1, digitsValue(p, q));
+  put(has + 2, <f64>f);
+  return r;
+}
+
+/** Index after the bytes of a number or literal from p (digits, letters, sign, point; 16 bytes a step), at most n. */
+function tokenEnd(p: i32): i32 {
+  let q = p;
+  while (q < n) {
+    const v = v128.load(IN + <usize>q);
+    const digit = i8x16.le_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(9));
+    const letter = i8x16.le_u(i8x16.sub(v128.or(v, i8x16.splat(32)), i8x16.splat(97)), i8x16.splat(25));
+    const sign = v128.or(v128.or(i8x16.eq(v, i8x16.splat(45)), i8x16.eq(v, i8x16.splat(43))), i8x16.eq(v, i8x16.splat(46)));
+    const other = ~i8x16.bitmask(v128.or(v128.or(digit, letter), sign)) & 0xffff;
+    if (other != 0) {
+      q += ctz(other);
+      return q < n ? q : n;
+    }
+    q += 16;
+  }
+  return n;
 }
 
 /** Skip a value, checking bracket pairs (stricter than either JavaScript path: doubt goes to them). */
@@ -305,8 +414,7 @@ function skipValue(p: i32): i32 {
   if (c != 123 && c != 91) {
     // A number or literal. The reader takes any bytes up to a delimiter; the JavaScript scanner
     // gives quotes and brackets among them their meaning: the two agree on plain tokens only.
-    let q = p;
-    while (q < n && isTokenByte(at(q))) q++;
+    const q = tokenEnd(p);
     return q == p || q >= n || !isTokenEnd(at(q)) ? FAIL : q;
   }
   let depth = 0;
@@ -350,26 +458,95 @@ function dim3(p: i32, first: i32): i32 {
   return q + 1;
 }
 
-function eventMember(ks: i32, ke: i32, p: i32): i32 {
+// What is done with a member's value, by its key (and level: 1 the event, 2 its args). Numbers
+// read into a slot are K_NUMBER + the slot; µs values K_MICROS + the slot that says they were read.
+const K_SKIP = 0;
+const K_PH = 1;
+const K_CAT = 2;
+const K_NAME = 3;
+const K_ARGS = 4;
+const K_GRID = 5;
+const K_BLOCK = 6;
+const K_INPUT_DIMS = 7;
+const K_NUMBER = 32;
+const K_PID = K_NUMBER + S_PID;
+const K_TID = K_NUMBER + S_TID;
+const K_BYTES = K_NUMBER + S_BYTES;
+const K_DEVICE = K_NUMBER + S_DEVICE;
+const K_STREAM = K_NUMBER + S_STREAM;
+const K_CORRELATION = K_NUMBER + S_CORRELATION;
+const K_EXTERNAL_ID = K_NUMBER + S_EXTERNAL_ID;
+const K_MICROS = 64;
+const K_TS = K_MICROS + S_HAS_TS;
+const K_DUR = K_MICROS + S_HAS_DUR;
+
+/** The member read for the key [ks, ke) at `level`. */
+function keyKind(level: i32, ks: i32, ke: i32): i32 {
   const len = ke - ks;
-  const c = at(p);
-  if (len == 2) {
-    const w = word(ks, 2);
-    if (w == W_PH) {
-      if (c == 34 && p + 1 < n) put(S_PH, <f64>at(p + 1));
-    } else if (w == W_TS) {
-      if (isNumberStart(c)) {
-        const q = micros(p);
-        if (q < 0) return FAIL;
-        put(S_HAS_TS, 1);
-        put(S_TS_US, whole);
-        put(S_TS_FRAC, <f64>frac);
-        return q;
-      }
+  if (level == 1) {
+    if (len == 2) {
+      const w = word(ks, 2);
+      if (w == W_PH) return K_PH;
+      if (w == W_TS) return K_TS;
+    } else if (len == 3) {
+      const w = word(ks, 3);
+      if (w == W_CAT) return K_CAT;
+      if (w == W_DUR) return K_DUR;
+      if (w == W_PID) return K_PID;
+      if (w == W_TID) return K_TID;
+    } else if (len == 4) {
+      const w = word(ks, 4);
+      if (w == W_NAME) return K_NAME;
+      if (w == W_ARGS) return K_ARGS;
     }
-  } else if (len == 3) {
-    const w = word(ks, 3);
-    if (w == W_CAT) {
+    return K_SKIP;
+  }
+  if (len == 4) {
+    if (word(ks, 4) == W_GRID) return K_GRID;
+  } else if (len == 5) {
+    const w = word(ks, 5);
+    if (w == W_BLOCK) return K_BLOCK;
+    if (w == W_BYTES) return K_BYTES;
+  } else if (len == 6) {
+    const w = word(ks, 6);
+    if (w == W_DEVICE) return K_DEVICE;
+    if (w == W_STREAM) return K_STREAM;
+  } else if (len == 10) {
+    if (equals2(ks, 10, 0x6944207475706e49, 0x736d)) return K_INPUT_DIMS; // 'Input Dims'
+  } else if (len == 11) {
+    if (equals2(ks, 11, 0x74616c6572726f63, 0x6e6f69)) return K_CORRELATION; // 'correlation'
+    if (equals2(ks, 11, 0x6c616e7265747845, 0x646920)) return K_EXTERNAL_ID; // 'External id'
+  }
+  return K_SKIP;
+}
+
+/**
+ * Read the value at p of a member of kind `kind` (event-reader's eventMember and argsMember); the
+ * index after it. (args, read by members(), excepted.)
+ */
+// @ts-ignore: decorator
+@inline function member(kind: i32, p: i32): i32 {
+  const c = at(p);
+  if (kind >= K_MICROS) {
+    // ts, dur: whether read, whole µs, ns in the three slots from kind - K_MICROS.
+    if (isNumberStart(c)) return microsInto(p, kind - K_MICROS);
+    return skipValue(p);
+  }
+  if (kind >= K_NUMBER) {
+    if (isNumberStart(c)) {
+      const q = digitsEnd(p);
+      if (q == p || q >= n || !isTokenEnd(at(q))) return FAIL;
+      put(kind - K_NUMBER, digitsValue(p, q));
+      return q;
+    }
+    return skipValue(p);
+  }
+  switch (kind) {
+    case K_PH: {
+      if (c == 34 && p + 1 < n) put(S_PH, <f64>at(p + 1));
+      break;
+    }
+    case K_CAT: {
       // The first "cat" is the category; a second is left to JavaScript (its scanner reads on).
       if (category != CAT_PENDING || c != 34) return FAIL;
       const e = stringEnd(p + 1);
@@ -377,25 +554,7 @@ function eventMember(ks: i32, ke: i32, p: i32): i32 {
       category = categoryOf(p + 1, e);
       return e + 1;
     }
-    if (isNumberStart(c)) {
-      if (w == W_DUR) {
-        const q = micros(p);
-        if (q < 0) return FAIL;
-        put(S_HAS_DUR, 1);
-        put(S_DUR_US, whole);
-        put(S_DUR_FRAC, <f64>frac);
-        return q;
-      }
-      if (w == W_PID || w == W_TID) {
-        const q = number(p);
-        if (q < 0) return FAIL;
-        put(w == W_PID ? S_PID : S_TID, num);
-        return q;
-      }
-    }
-  } else if (len == 4) {
-    const w = word(ks, 4);
-    if (w == W_NAME) {
+    case K_NAME: {
       if (c == 34) {
         const e = stringEnd(p + 1);
         if (e < 0) return FAIL;
@@ -403,94 +562,236 @@ function eventMember(ks: i32, ke: i32, p: i32): i32 {
         put(S_NAME_END, <f64>e);
         return e + 1;
       }
-    } else if (w == W_ARGS) {
-      // Whether args are read depends on the category: one not yet known is left to JavaScript.
-      if (category == CAT_PENDING) return FAIL;
-      if (c == 123 && category != CAT_PYTHON && category != CAT_SKIP) return members(p, 2);
+      break;
+    }
+    case K_GRID: {
+      if (c == 91) return dim3(p, 0);
+      break;
+    }
+    case K_BLOCK: {
+      if (c == 91) return dim3(p, 3);
+      break;
+    }
+    case K_INPUT_DIMS: {
+      if (c == 91) {
+        const q = skipValue(p);
+        if (q < 0) return FAIL;
+        put(S_DIMS_START, <f64>p);
+        put(S_DIMS_END, <f64>q);
+        return q;
+      }
+      break;
     }
   }
   return skipValue(p);
 }
 
-function argsMember(ks: i32, ke: i32, p: i32): i32 {
+/**
+ * Keys seen, numbered: KEY_SLOTS entries of 64 bytes (length + 1, level, kind, the key's bytes from
+ * byte 16, at most KEY_BYTES of them). A key longer, or past half the table, has no number (NO_KEY).
+ */
+const KEY_TABLE: usize = 1310720;
+const KEY_SLOTS: u32 = 256;
+const KEY_BYTES: i32 = 48;
+const NO_KEY = -1;
+let keyCount: u32 = 0;
+/** Set by keyNumber(): the kind of the key it was given. */
+let keyKindFound: i32 = K_SKIP;
+
+function keyNumber(level: i32, ks: i32, ke: i32): i32 {
   const len = ke - ks;
-  const c = at(p);
-  if (len == 4) {
-    if (c == 91 && word(ks, 4) == W_GRID) return dim3(p, 0);
-  } else if (len == 5) {
-    const w = word(ks, 5);
-    if (c == 91 && w == W_BLOCK) return dim3(p, 3);
-    if (isNumberStart(c) && w == W_BYTES) return numberInto(p, S_BYTES);
-  } else if (len == 6) {
-    if (isNumberStart(c)) {
-      const w = word(ks, 6);
-      if (w == W_DEVICE) return numberInto(p, S_DEVICE);
-      if (w == W_STREAM) return numberInto(p, S_STREAM);
-    }
-  } else if (len == 10) {
-    if (c == 91 && equals2(ks, 10, 0x6944207475706e49, 0x736d)) { // 'Input Dims'
-      const q = skipValue(p);
-      if (q < 0) return FAIL;
-      put(S_DIMS_START, <f64>p);
-      put(S_DIMS_END, <f64>q);
-      return q;
-    }
-  } else if (len == 11) {
-    if (isNumberStart(c)) {
-      if (equals2(ks, 11, 0x74616c6572726f63, 0x6e6f69)) return numberInto(p, S_CORRELATION); // 'correlation'
-      if (equals2(ks, 11, 0x6c616e7265747845, 0x646920)) return numberInto(p, S_EXTERNAL_ID); // 'External id'
-    }
+  if (len > KEY_BYTES) {
+    keyKindFound = keyKind(level, ks, ke);
+    return NO_KEY;
   }
-  return skipValue(p);
+  let hash = <u32>(word(ks, len < 8 ? len : 8) * 0x9e3779b97f4a7c15 >> 32) ^ (<u32>len * 0x85ebca6b) ^ <u32>level;
+  hash ^= hash >> 15;
+  let slot = hash & (KEY_SLOTS - 1);
+  for (;;) {
+    const entry = KEY_TABLE + (<usize>slot << 6);
+    const lenPlusOne = load<i32>(entry);
+    if (lenPlusOne == 0) break;
+    if (lenPlusOne == len + 1 && load<i32>(entry, 4) == level && sameBytes(entry + 16, IN + <usize>ks, <u32>len)) {
+      keyKindFound = load<i32>(entry, 8);
+      return <i32>slot;
+    }
+    slot = (slot + 1) & (KEY_SLOTS - 1);
+  }
+  const kind = keyKind(level, ks, ke);
+  keyKindFound = kind;
+  if (keyCount >= KEY_SLOTS / 2) return NO_KEY;
+  const entry = KEY_TABLE + (<usize>slot << 6);
+  store<i32>(entry, len + 1);
+  store<i32>(entry, level, 4);
+  store<i32>(entry, kind, 8);
+  memory.copy(entry + 16, IN + <usize>ks, <usize>len);
+  keyCount++;
+  return <i32>slot;
 }
 
-function numberInto(p: i32, slot: i32): i32 {
-  const q = number(p);
-  if (q < 0) return FAIL;
-  put(slot, num);
-  return q;
+/**
+ * What came after a key, learned: for each key number (and the start of an object at either
+ * level, START_1 / START_2) and category so far, the bytes last seen from the end of that key's
+ * value to the start of the next value (`, "name": `), or to the object's `}`, when they were at
+ * most PATTERN bytes: 32 bytes, then their length, the next key's number (or END) and its kind.
+ * Where the same bytes follow again, the next member is known from one compare of those bytes,
+ * which are exactly the bytes the member-by-member reading would have read its way through.
+ */
+const TRANSITIONS: usize = 1327104;
+const TRANSITION_BYTES: usize = 64;
+/** Two ways a key (and category) goes on, the last seen first. */
+const WAYS: usize = 2;
+const CATEGORY_STATES = 12; // CAT_PENDING .. CAT_PYTHON
+const PATTERN = 32;
+const START_1: i32 = <i32>KEY_SLOTS;
+const START_2: i32 = <i32>KEY_SLOTS + 1;
+const NO_KEY_STATE: i32 = <i32>KEY_SLOTS + 2;
+const END = -2;
+
+/** Remember the bytes [from, to) as what follows in transition t (when they fit). */
+function learn(t: usize, from: i32, to: i32, next: i32, kind: i32): void {
+  if (to - from > PATTERN || from + PATTERN > n) return;
+  memory.copy(t + TRANSITION_BYTES, t, TRANSITION_BYTES);
+  v128.store(t, v128.load(IN + <usize>from));
+  v128.store(t, v128.load(IN + <usize>from, 16), 16);
+  store<i32>(t, to - from, 32);
+  store<i32>(t, next, 36);
+  store<i32>(t, kind, 40);
+  // The bytes compared: a mask of the first `to - from` (never 0, so an unlearned entry never matches).
+  store<i32>(t, to - from == 32 ? -1 : (1 << (to - from)) - 1, 44);
+}
+
+// @ts-ignore: decorator
+@inline function transitionAt(state: i32): usize {
+  return TRANSITIONS + <usize>(state * CATEGORY_STATES + category + 1) * (TRANSITION_BYTES * WAYS);
+}
+
+/** Whether a, b (the 32 bytes at p) start with transition t's bytes. */
+// @ts-ignore: decorator
+@inline function matched(t: usize, a: v128, b: v128): bool {
+  const same = i8x16.bitmask(i8x16.eq(a, v128.load(t))) | (i8x16.bitmask(i8x16.eq(b, v128.load(t, 16))) << 16);
+  const wanted = load<i32>(t, 44); // 0: nothing learned
+  return (~same & wanted) == 0 && wanted != 0;
 }
 
 /** Members of the object opening at p (level 1: the event, 2: its args); the index after its `}`. */
 function members(p: i32, level: i32): i32 {
-  p = ws(p + 1);
-  if (p < 0) return FAIL;
-  if (at(p) == 125) return p + 1;
-  while (true) {
-    if (at(p) != 34) return FAIL;
-    const ks = p + 1;
-    const ke = keyEnd(ks);
-    if (ke < 0) return FAIL;
-    p = ke + 1;
-    if (p < n && at(p) == 58) p++;
-    else {
-      p = ws(p);
-      if (p < 0 || at(p) != 58) return FAIL;
-      p++;
+  let state = level == 1 ? START_1 : START_2;
+  for (;;) {
+    // p: at the `{`, or just after a value.
+    let next: i32;
+    let kind: i32;
+    let q: i32;
+    // The next value's start is taken from the transition before its bytes are confirmed (a
+    // branch, not a data dependence): the reading runs on while they are compared.
+    let t = transitionAt(state);
+    let hit = false;
+    if (p + PATTERN <= n) {
+      const a = v128.load(IN + <usize>p);
+      const b = v128.load(IN + <usize>p, 16);
+      if (matched(t, a, b)) hit = true;
+      else {
+        t += TRANSITION_BYTES;
+        if (matched(t, a, b)) hit = true;
+      }
     }
-    p = ws(p);
+    if (hit) {
+      next = load<i32>(t, 36);
+      q = p + load<i32>(t, 32);
+      if (next == END) return q;
+      kind = load<i32>(t, 40);
+      if (q >= n) return FAIL;
+      if (at(q) <= 32) {
+        q = ws(q);
+        if (q < 0) return FAIL;
+      }
+    } else {
+      q = nextMember(p, level, state);
+      if (q < 0) return q == END ? nextEnd : FAIL;
+      next = nextKey;
+      kind = keyKindFound;
+    }
+    if (kind == K_ARGS) {
+      // Whether args are read depends on the category: one not yet known is left to JavaScript.
+      if (category == CAT_PENDING) return FAIL;
+      p = at(q) == 123 && category != CAT_PYTHON && category != CAT_SKIP ? members(q, 2) : skipValue(q);
+    } else p = member(kind, q);
     if (p < 0) return FAIL;
-    p = level == 1 ? eventMember(ks, ke, p) : argsMember(ks, ke, p);
-    if (p < 0) return FAIL;
-    p = ws(p);
-    if (p < 0) return FAIL;
-    const c = at(p);
-    if (c == 44) {
-      p = ws(p + 1);
-      if (p < 0) return FAIL;
-    } else if (c == 125) return p + 1;
-    else return FAIL;
+    // A key without a number is followed member by member (NO_KEY_STATE learns nothing).
+    state = next == NO_KEY ? NO_KEY_STATE : next;
   }
   return FAIL; // not reached
+}
+
+/** Set by nextMember(): the next key's number, or the index after the object's `}`. */
+let nextKey: i32 = 0;
+let nextEnd: i32 = 0;
+
+/**
+ * From p (the object's `{`, or just after a value) to the next member's value, byte by byte; its
+ * start, with nextKey and keyKindFound set, or END (nextEnd: after the object's `}`), or FAIL.
+ * What it read is learned as the way on from `state`.
+ */
+function nextMember(p: i32, level: i32, state: i32): i32 {
+  const t = transitionAt(state);
+  let r: i32;
+  if (state == START_1 || state == START_2) {
+    r = ws(p + 1);
+    if (r < 0) return FAIL;
+    if (at(r) == 125) {
+      learn(t, p, r + 1, END, K_SKIP);
+      nextEnd = r + 1;
+      return END;
+    }
+  } else {
+    r = ws(p);
+    if (r < 0) return FAIL;
+    const c = at(r);
+    if (c == 125) {
+      if (state != NO_KEY_STATE) learn(t, p, r + 1, END, K_SKIP);
+      nextEnd = r + 1;
+      return END;
+    }
+    if (c != 44) return FAIL;
+    r = ws(r + 1);
+    if (r < 0) return FAIL;
+  }
+  if (at(r) != 34) return FAIL;
+  const ks = r + 1;
+  const ke = keyEnd(ks);
+  if (ke < 0) return FAIL;
+  r = ke + 1;
+  if (r < n && at(r) == 58) r++;
+  else {
+    r = ws(r);
+    if (r < 0 || at(r) != 58) return FAIL;
+    r++;
+  }
+  const q = ws(r);
+  if (q < 0) return FAIL;
+  nextKey = keyNumber(level, ks, ke);
+  if (nextKey != NO_KEY && state != NO_KEY_STATE) learn(t, p, q, nextKey, keyKindFound);
+  return q;
 }
 
 /** bytes [a, a + len) equal bytes [b, b + len) (absolute addresses). */
 function sameBytes(a: usize, b: usize, len: u32): bool {
   let k: u32 = 0;
+  // Kernel names run to kilobytes: 64 bytes a step, then 16, then the last 16 (overlapping).
+  while (k + 64 <= len) {
+    const x = v128.and(
+      v128.and(i8x16.eq(v128.load(a + <usize>k), v128.load(b + <usize>k)), i8x16.eq(v128.load(a + <usize>k, 16), v128.load(b + <usize>k, 16))),
+      v128.and(i8x16.eq(v128.load(a + <usize>k, 32), v128.load(b + <usize>k, 32)), i8x16.eq(v128.load(a + <usize>k, 48), v128.load(b + <usize>k, 48))),
+    );
+    if (!i8x16.all_true(x)) return false;
+    k += 64;
+  }
   while (k + 16 <= len) {
     if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>k), v128.load(b + <usize>k)))) return false;
     k += 16;
   }
+  if (k == len) return true;
+  if (len >= 16) return i8x16.all_true(i8x16.eq(v128.load(a + <usize>(len - 16)), v128.load(b + <usize>(len - 16))));
   while (k < len) {
     if (load<u8>(a + <usize>k) != load<u8>(b + <usize>k)) return false;
     k++;
@@ -505,15 +806,12 @@ function sameBytes(a: usize, b: usize, len: u32): bool {
  */
 function nameId(s: i32, e: i32): i32 {
   const len = <u32>(e - s);
-  let hash: u32 = len;
-  if (len > 0) {
-    const step = len > 12 ? len / 12 : 1;
-    for (let k: u32 = 0; k < len; k += step) hash = hash * 31 + <u32>at(s + <i32>k);
-    hash = hash * 31 + <u32>at(e - 1);
-  }
-  hash ^= hash >> 16;
-  hash *= 0x85ebca6b;
-  hash ^= hash >> 13;
+  // Three words (the first, middle and last 8 bytes; the name whole if shorter) and the length.
+  let h: u64;
+  if (len >= 8) h = (load<u64>(IN + <usize>s) * 0x9e3779b97f4a7c15) ^ (load<u64>(IN + <usize>(s + <i32>(len >> 1) - 4)) * 0xc2b2ae3d27d4eb4f) ^ load<u64>(IN + <usize>(e - 8));
+  else h = word(s, <i32>len);
+  h = (h ^ <u64>len) * 0x9e3779b97f4a7c15;
+  let hash = <u32>(h >> 32);
   let slot = hash & (NAME_SLOTS - 1);
   for (;;) {
     const entry = NAME_TABLE + (<usize>slot << 4);

@@ -118,6 +118,77 @@ describe('kineto event tape', () => {
     expect(records.map((r) => r.fields.name())).toEqual(odd.map(() => 'plain'));
   });
 
+  it('reads events whose members follow in a learned order as it reads the first of them, and leaves those that depart from it', () => {
+    // The tape learns the bytes between one member and the next from the events it reads, then
+    // takes them on one compare: events of a repeated shape, then ones that depart from it at one
+    // member, after the shape is learned.
+    const cpuOp = (i: number, name = 'aten::mm'): string =>
+      `{\n    "ph": "X", "cat": "cpu_op", "name": "${name}", "pid": 469, "tid": 469, "ts": 5155819510721.${i % 10}58, "dur": ${i}.069,\n    "args": {\n      "External id": ${330646 + i}, "Record function id": 0, "Ev Idx": ${i}\n    }\n  }`;
+    const kernel = (i: number): string =>
+      `{\n    "ph": "X", "cat": "kernel", "name": "void gemm<${i}>(float*)", "pid": 0, "tid": 7, "ts": ${1000 + i}.5, "dur": 1.${i},\n    "args": {\n      "External id": ${i}, "device": 0, "stream": 7, "correlation": ${4078231 + i}, "grid": [${i}, 1, 1], "block": [256, 1, 1]\n    }\n  }`;
+    const flow = (i: number): string => `{\n    "ph": "f", "id": ${i}, "pid": 0, "tid": 7, "ts": ${i}.5, "cat": "ac2g", "name": "ac2g", "bp": "e"\n  }`;
+    const shapes = Array.from({ length: 30 }, (_, i) => [cpuOp(i), kernel(i), flow(i)]).flat();
+    const taken = [
+      // The same shape, spaced otherwise, or with another key where a learned one stood.
+      cpuOp(1).replace('"pid": 469', '"pid":   469').replace('"tid": ', '"tid":'),
+      cpuOp(2).replace('"pid"', '"pix"'),
+      cpuOp(3).replace('"Ev Idx": 3\n    }', '"Ev Idx": 3, "device": 5\n    }'),
+      kernel(4).replace('"stream": 7, ', '').replace('"grid": [4, 1, 1]', '"grid": [4, 2]'),
+      cpuOp(5).replace(', "dur": 5.069', ''),
+      kernel(6).replace('"cat": "kernel"', '"cat": "gpu_memcpy"').replace('"device": 0', '"bytes": 4096'),
+      cpuOp(7, 'k\\"x'),
+    ];
+    const left = [
+      cpuOp(8).replace('"ts": 5155819510721.858', '"ts": -5155819510721.858'),
+      cpuOp(9).replace('"pid": 469', '"pid": 4.69'),
+      cpuOp(10).replace('"name": "aten::mm"', '"cat": "kernel"'),
+      cpuOp(11).replace('"tid"', '"t\\u0069d"'),
+      kernel(12).replace('"correlation": 4078243', '"correlation": 4078243e0'),
+      flow(13).replace('"ts": 13.5, ', '"args": {"a": 1}, "ts": 13.5, '),
+    ];
+    const texts = [...shapes, ...taken.flatMap((text, i) => [text, ...shapes.slice(3 * i, 3 * i + 3)]), ...left.flatMap((text, i) => [text, ...shapes.slice(3 * i, 3 * i + 3)])];
+    const result = scanAll(texts);
+    expect(result.left.map((at) => result.bytes.toString('utf8', at, at + 120))).toEqual(left.map((text) => text.slice(0, 120)));
+    const kept = texts.filter((text) => !text.includes('"ac2g"') && !left.includes(text));
+    expect(result.records).toHaveLength(kept.length);
+    for (const record of result.records) {
+      const expected = new EventFields();
+      const end = expected.read(result.bytes, record.start, result.bytes.length, false, true);
+      expect(record.end).toBe(end);
+      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected));
+    }
+    // Values written from the text of the departing events.
+    const byName = (name: string) => result.records.filter((r) => r.fields.name() === name).map((r) => fieldsOf(r.fields));
+    expect(byName('aten::mm')).toContainEqual(expect.objectContaining({ pid: 469, tid: 469, externalId: 330647 }));
+    expect(byName('aten::mm')).toContainEqual(expect.objectContaining({ pid: NaN, tid: 469, externalId: 330648 }));
+    expect(byName('aten::mm')).toContainEqual(expect.objectContaining({ device: 5, externalId: 330649 }));
+    expect(byName('aten::mm')).toContainEqual(expect.objectContaining({ durNs: undefined, externalId: 330651 }));
+    expect(byName('void gemm<4>(float*)')).toContainEqual(expect.objectContaining({ stream: NaN, shape: [4, 2, NaN, 256, 1, 1] }));
+    expect(byName('void gemm<6>(float*)')).toContainEqual(expect.objectContaining({ device: NaN, bytes: 4096 }));
+    expect(byName('k"x')).toEqual([expect.objectContaining({ externalId: 330653 })]);
+  });
+
+  it('reads events with more distinct keys than it numbers, and keys longer than it keeps, member by member', () => {
+    // The tape numbers up to 128 keys and keeps keys of up to 48 bytes; past that, it reads on
+    // member by member. Each event here brings new keys, some of them long, around the ones read;
+    // `bytes` first comes once the numbers are used up.
+    const texts = Array.from({ length: 300 }, (_, i) => {
+      const long = `key ${i} ${'x'.repeat(40 + (i % 20))}`;
+      const bytes = i >= 200 ? `, "bytes": ${i}` : '';
+      return `{"ph": "X", "cat": "kernel", "k${i}": ${i}, "name": "n${i % 7}", "${long}": [${i}], "pid": ${i}, "tid": 7, "ts": ${i}.25, "dur": 1, "args": {"a${i}": "v", "device": ${i % 4}, "${long}": {"x": 1}, "stream": ${i}${bytes}, "correlation": ${i * 3}}}`;
+    });
+    const { bytes, records, left } = scanAll(texts);
+    expect(left).toEqual([]);
+    expect(records).toHaveLength(300);
+    records.forEach((record, i) => {
+      const expected = new EventFields();
+      expect(record.end).toBe(expected.read(bytes, record.start, bytes.length, false, true));
+      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected));
+      // Written from the text.
+      expect(fieldsOf(record.fields)).toMatchObject({ name: `n${i % 7}`, pid: i, device: i % 4, stream: i, correlation: i * 3, ts: [i, 250], bytes: i >= 200 ? i : NaN });
+    });
+  });
+
   it('finds the same category as the JavaScript scanner for every name it knows', () => {
     const names = ['kernel', 'Kernel', 'gpu_memcpy', 'Memcpy', 'gpu_memset', 'Memset', 'cuda_runtime', 'Runtime', 'cuda_driver', 'user_annotation', 'gpu_user_annotation', 'cpu_op', 'Operator', 'python_function', 'ac2g', 'kernels', 'cpu_opx', 'Kernel ', 'gpu_memcpY', ''];
     const { records } = scanAll(names.map((name) => `{"cat": "${name}", "ph": "X"}`));
