@@ -5,23 +5,24 @@
  * compared by bench/kineto-same.mjs; here, the single events at the edges of what the tape takes.
  */
 import { categoryOf, CAT_CPU_OP, CAT_KERNEL, CAT_PYTHON, CAT_SKIP } from '../../src/ingest/formats/kineto/categories.js';
-import { EventFields } from '../../src/ingest/formats/kineto/event-reader.js';
-import { EventTape, S_CATEGORY, S_END, S_NAME_ID, S_START } from '../../src/ingest/formats/kineto/tape.js';
+import { EventFields, EventRecord } from '../../src/ingest/formats/kineto/event-reader.js';
+import { EventTape, S_CATEGORY, S_END, S_NAME_ID, S_START, SLOTS } from '../../src/ingest/formats/kineto/tape.js';
 
 /** The events of `texts` as one traceEvents array's elements, run through the tape from the first `{`. */
-function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: number; start: number; end: number; fields: EventFields }>; left: number[] } {
+function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: number; start: number; end: number; fields: EventRecord }>; left: number[] } {
   const bytes = Buffer.from(`[${texts.join(',\n  ')}]`);
   const tape = new EventTape();
   tape.load(bytes);
-  const records: Array<{ category: number; start: number; end: number; fields: EventFields }> = [];
+  const records: Array<{ category: number; start: number; end: number; fields: EventRecord }> = [];
   const left: number[] = [];
   let p = 1;
   while (bytes[p] === 0x7b) {
     const stop = tape.scan(p);
     for (let k = 0; k < tape.count; k++) {
       const at = k * tape.slots;
-      const fields = new EventFields();
-      fields.fromTape(tape.records, at, bytes);
+      // A copy: the next scan writes over the tape's records.
+      const fields = new EventRecord();
+      fields.set(tape.records.slice(at, at + SLOTS), 0, bytes);
       records.push({ category: tape.records[at + S_CATEGORY]!, start: tape.records[at + S_START]!, end: tape.records[at + S_END]!, fields });
     }
     if (tape.stoppedAfterEvent) break;
@@ -33,7 +34,20 @@ function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: n
   return { bytes, records, left };
 }
 
-function fieldsOf(f: EventFields): Record<string, unknown> {
+/** What the JavaScript reader reads of the event at `start`, as the summary sees it (a record of the tape's layout). */
+function readByJs(bytes: Buffer, start: number, wantArgs: boolean): { end: number; fields: EventRecord } {
+  const reader = new EventFields();
+  const end = reader.read(bytes, start, bytes.length, false, wantArgs);
+  const record = new Float64Array(SLOTS);
+  reader.write(record, 0);
+  const fields = new EventRecord();
+  fields.set(record, 0, bytes, reader.cat);
+  return { end, fields };
+}
+
+function fieldsOf(f: EventRecord): Record<string, unknown> {
+  const shape = new Float64Array(6);
+  f.shapeInto(shape);
   return {
     ph: f.ph,
     cat: f.cat,
@@ -48,7 +62,7 @@ function fieldsOf(f: EventFields): Record<string, unknown> {
     externalId: f.externalId,
     bytes: f.bytes,
     inputDims: f.inputDims(),
-    shape: [...f.shape],
+    shape: [...shape],
   };
 }
 
@@ -82,10 +96,9 @@ describe('kineto event tape', () => {
     expect(left).toEqual([]);
     expect(records.map((r) => r.category)).toEqual([CAT_KERNEL, CAT_CPU_OP, CAT_PYTHON, 3, 5, 7, CAT_KERNEL, CAT_KERNEL, CAT_KERNEL, CAT_CPU_OP, 6, 8, ...Array<number>(20).fill(CAT_KERNEL)]);
     for (const record of records) {
-      const expected = new EventFields();
-      const end = expected.read(bytes, record.start, bytes.length, false, record.category !== CAT_PYTHON);
-      expect(record.end).toBe(end);
-      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected));
+      const expected = readByJs(bytes, record.start, record.category !== CAT_PYTHON);
+      expect(record.end).toBe(expected.end);
+      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected.fields));
     }
     // The values the reader gives, written from the text: the µs fraction's fourth digit rounds.
     expect(fieldsOf(records[0]!.fields)).toMatchObject({ ts: [5155819497601, 679], durNs: 464600, shape: [16, 1, 1, 256, 1, 1], correlation: 4078231, externalId: 329731 });

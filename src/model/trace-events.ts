@@ -30,7 +30,8 @@ export interface TraceEvent {
   lane: number;
 }
 
-const isHostKind = (kind: number): boolean => TRACE_EVENT_KINDS[kind] === 'range' || TRACE_EVENT_KINDS[kind] === 'cpu-op';
+/** 1 for the kinds of host events (by index in TRACE_EVENT_KINDS). */
+const HOST_KINDS = Uint8Array.from(TRACE_EVENT_KINDS, (kind) => (kind === 'range' || kind === 'cpu-op' ? 1 : 0));
 
 export class TraceEvents {
   count = 0;
@@ -42,8 +43,8 @@ export class TraceEvents {
   private nameIds: Int32Array;
   private readonly names: string[] = [];
   private readonly nameIndex = new Map<string, number>();
-  /** Events seen per kind, kept or not. */
-  readonly seen: Record<TraceEventKind, number> = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
+  /** Events seen per kind (by index in TRACE_EVENT_KINDS), kept or not. */
+  private readonly seenByKind = new Float64Array(TRACE_EVENT_KINDS.length);
   private gpuKept = 0;
   private hostKept = 0;
 
@@ -61,11 +62,22 @@ export class TraceEvents {
     this.nameIds = new Int32Array(rows);
   }
 
+  /** Events seen per kind, kept or not. */
+  get seen(): Record<TraceEventKind, number> {
+    const out = {} as Record<TraceEventKind, number>;
+    TRACE_EVENT_KINDS.forEach((kind, k) => (out[kind] = this.seenByKind[k]!));
+    return out;
+  }
+
   add(kind: TraceEventKind, name: string, startNs: number, durNs: number, device: number, lane: number): void {
-    this.seen[kind] += 1;
+    this.addKind(TRACE_EVENT_KINDS.indexOf(kind), name, startNs, durNs, device, lane);
+  }
+
+  /** add() with the kind as its index in TRACE_EVENT_KINDS: for readers that add an event per event read. */
+  addKind(k: number, name: string, startNs: number, durNs: number, device: number, lane: number): void {
+    this.seenByKind[k]! += 1;
     if (!Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
-    const k = TRACE_EVENT_KINDS.indexOf(kind);
-    if (isHostKind(k)) {
+    if (HOST_KINDS[k] === 1) {
       if (this.hostKept >= this.caps.host) return;
       this.hostKept += 1;
     } else {
@@ -93,7 +105,8 @@ export class TraceEvents {
     const kept: Record<TraceEventKind, number> = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
     for (let i = 0; i < this.count; i++) kept[TRACE_EVENT_KINDS[this.kinds[i]!]!] += 1;
     const out: Partial<Record<TraceEventKind, number>> = {};
-    for (const kind of TRACE_EVENT_KINDS) if (this.seen[kind] > kept[kind]) out[kind] = this.seen[kind] - kept[kind];
+    const seen = this.seen;
+    for (const kind of TRACE_EVENT_KINDS) if (seen[kind] > kept[kind]) out[kind] = seen[kind] - kept[kind];
     return out;
   }
 

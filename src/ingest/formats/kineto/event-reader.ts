@@ -127,6 +127,9 @@ export class EventFields {
   tsFracNs = 0;
   hasDur = false;
   durNs = 0;
+  /** durNs as whole µs and a ns remainder, as the tape's records hold it. */
+  durUs = 0;
+  durFracNs = 0;
   device = NaN;
   /** args.stream of a GPU event (NaN when absent). */
   stream = NaN;
@@ -183,63 +186,36 @@ export class EventFields {
   }
 
   /**
-   * Take the fields of an event the WebAssembly tape read (tape.ts): the record at `at` of
-   * `records`, whose ranges index into `bytes`. The same fields read() gives for the same event.
+   * Write the fields read into record `at` of `records`, in the WebAssembly tape's layout (tape.ts),
+   * so that events read here and on the tape are summed by one reader of records (EventRecord).
    */
-  fromTape(records: Float64Array, at: number, bytes: Buffer): void {
-    this.b = bytes;
-    this.ph = records[at + T.S_PH]!;
-    this.cat = undefined;
-    this.nameStart = records[at + T.S_NAME_START]!;
-    this.nameEnd = records[at + T.S_NAME_END]!;
-    this.nameId = records[at + T.S_NAME_ID]!;
-    this.pid = records[at + T.S_PID]!;
-    this.tid = records[at + T.S_TID]!;
-    // As read() does, times absent from this event leave the last ones in place (unread when absent).
-    this.hasTs = records[at + T.S_HAS_TS] === 1;
-    if (this.hasTs) {
-      this.tsUs = records[at + T.S_TS_US]!;
-      this.tsFracNs = records[at + T.S_TS_FRAC]!;
-    }
-    this.hasDur = records[at + T.S_HAS_DUR] === 1;
-    if (this.hasDur) this.durNs = records[at + T.S_DUR_US]! * 1000 + records[at + T.S_DUR_FRAC]!;
-    this.device = records[at + T.S_DEVICE]!;
-    this.stream = records[at + T.S_STREAM]!;
-    this.correlation = records[at + T.S_CORRELATION]!;
-    this.externalId = records[at + T.S_EXTERNAL_ID]!;
-    this.bytes = records[at + T.S_BYTES]!;
-    this.inputDimsStart = records[at + T.S_DIMS_START]!;
-    this.inputDimsEnd = records[at + T.S_DIMS_END]!;
-    if (records[at + T.S_SHAPE_SET] === 1) {
-      for (let k = 0; k < 6; k++) this.shape[k] = records[at + T.S_SHAPE + k]!;
-      this.shapeSet = true;
-    } else if (this.shapeSet) {
-      this.shape.fill(NaN);
-      this.shapeSet = false;
-    }
+  write(records: Float64Array, at: number): void {
+    records[at + T.S_PH] = this.ph;
+    records[at + T.S_NAME_START] = this.nameStart;
+    records[at + T.S_NAME_END] = this.nameEnd;
+    records[at + T.S_NAME_ID] = this.nameId;
+    records[at + T.S_PID] = this.pid;
+    records[at + T.S_TID] = this.tid;
+    records[at + T.S_HAS_TS] = this.hasTs ? 1 : 0;
+    records[at + T.S_TS_US] = this.tsUs;
+    records[at + T.S_TS_FRAC] = this.tsFracNs;
+    records[at + T.S_HAS_DUR] = this.hasDur ? 1 : 0;
+    records[at + T.S_DUR_US] = this.durUs;
+    records[at + T.S_DUR_FRAC] = this.durFracNs;
+    records[at + T.S_DEVICE] = this.device;
+    records[at + T.S_STREAM] = this.stream;
+    records[at + T.S_CORRELATION] = this.correlation;
+    records[at + T.S_EXTERNAL_ID] = this.externalId;
+    records[at + T.S_BYTES] = this.bytes;
+    records[at + T.S_DIMS_START] = this.inputDimsStart;
+    records[at + T.S_DIMS_END] = this.inputDimsEnd;
+    records.set(this.shape, at + T.S_SHAPE);
+    records[at + T.S_SHAPE_SET] = 1;
   }
 
   /** The bytes the last read() parsed; name and other ranges index into it. */
   get buffer(): Buffer {
     return this.b;
-  }
-
-  /** The raw JSON of `Input Dims`, when the event has it. */
-  inputDims(): string | undefined {
-    return this.inputDimsStart < 0 ? undefined : this.b.toString('utf8', this.inputDimsStart, this.inputDimsEnd);
-  }
-
-  /** The event's name, decoded. */
-  name(): string | undefined {
-    if (this.nameStart < 0) return undefined;
-    return this.decode(this.nameStart, this.nameEnd);
-  }
-
-  /** True when the name starts with the given ASCII text (checked on the bytes). */
-  nameStartsWith(prefix: Buffer): boolean {
-    if (this.nameStart < 0 || this.nameEnd - this.nameStart < prefix.length) return false;
-    for (let k = 0; k < prefix.length; k++) if (this.b[this.nameStart + k] !== prefix[k]) return false;
-    return true;
   }
 
   private decode(start: number, end: number): string {
@@ -361,6 +337,8 @@ export class EventFields {
         if (isNumberStart(c) && this.is3(ks, ke, P_DUR)) {
           const q = this.micros(p);
           this.hasDur = true;
+          this.durUs = this.whole;
+          this.durFracNs = this.fracNs;
           this.durNs = this.whole * 1000 + this.fracNs;
           return q;
         }
@@ -572,5 +550,112 @@ export class EventFields {
       }
     }
     return this.fail('the end of a nested value', this.end);
+  }
+}
+
+/**
+ * The fields of one event, read in place from a record in the WebAssembly tape's layout (tape.ts's
+ * S_* slots): the tape's own records, or one EventFields.write() filled. Point it at a record with
+ * set(); nothing is copied per event.
+ */
+export class EventRecord {
+  private records: Float64Array = new Float64Array(T.SLOTS);
+  private at = 0;
+  /** The bytes the record's ranges (name, Input Dims) index into. */
+  buffer: Buffer = Buffer.alloc(0);
+  /** The event's category as text, when it was read for an event whose category the scanner could not tell. */
+  cat: string | undefined;
+
+  set(records: Float64Array, at: number, bytes: Buffer, cat?: string): void {
+    this.records = records;
+    this.at = at;
+    this.buffer = bytes;
+    this.cat = cat;
+  }
+
+  /** First character of the `ph` value ('X' = 88 for complete events), 0 when absent. */
+  get ph(): number {
+    return this.records[this.at + T.S_PH]!;
+  }
+  /** The name's byte range (-1 when absent) and its id on the tape (NameCache.getById; -1 when not numbered). */
+  get nameStart(): number {
+    return this.records[this.at + T.S_NAME_START]!;
+  }
+  get nameEnd(): number {
+    return this.records[this.at + T.S_NAME_END]!;
+  }
+  get nameId(): number {
+    return this.records[this.at + T.S_NAME_ID]!;
+  }
+  get pid(): number {
+    return this.records[this.at + T.S_PID]!;
+  }
+  /** Numeric tid (NaN when absent or a string). */
+  get tid(): number {
+    return this.records[this.at + T.S_TID]!;
+  }
+  /** ts as whole µs and a ns remainder (read only when hasTs). */
+  get hasTs(): boolean {
+    return this.records[this.at + T.S_HAS_TS] === 1;
+  }
+  get tsUs(): number {
+    return this.records[this.at + T.S_TS_US]!;
+  }
+  get tsFracNs(): number {
+    return this.records[this.at + T.S_TS_FRAC]!;
+  }
+  /** dur in ns (read only when hasDur). */
+  get hasDur(): boolean {
+    return this.records[this.at + T.S_HAS_DUR] === 1;
+  }
+  get durNs(): number {
+    return this.records[this.at + T.S_DUR_US]! * 1000 + this.records[this.at + T.S_DUR_FRAC]!;
+  }
+  get device(): number {
+    return this.records[this.at + T.S_DEVICE]!;
+  }
+  /** args.stream of a GPU event (NaN when absent). */
+  get stream(): number {
+    return this.records[this.at + T.S_STREAM]!;
+  }
+  get correlation(): number {
+    return this.records[this.at + T.S_CORRELATION]!;
+  }
+  get externalId(): number {
+    return this.records[this.at + T.S_EXTERNAL_ID]!;
+  }
+  get bytes(): number {
+    return this.records[this.at + T.S_BYTES]!;
+  }
+
+  /** Copy the launch shape into `out` (grid x,y,z then block x,y,z; NaN where absent). */
+  shapeInto(out: Float64Array): void {
+    const records = this.records;
+    const at = this.at;
+    if (records[at + T.S_SHAPE_SET] === 1) for (let k = 0; k < 6; k++) out[k] = records[at + T.S_SHAPE + k]!;
+    else out.fill(NaN);
+  }
+
+  /** The raw JSON of `Input Dims`, when the event has it. */
+  inputDims(): string | undefined {
+    const start = this.records[this.at + T.S_DIMS_START]!;
+    return start < 0 ? undefined : this.buffer.toString('utf8', start, this.records[this.at + T.S_DIMS_END]!);
+  }
+
+  /** The event's name, decoded. */
+  name(): string | undefined {
+    const start = this.nameStart;
+    if (start < 0) return undefined;
+    const text = decodeJsonString(this.buffer, start, this.nameEnd);
+    if (text === undefined) throw new EventSyntaxError('expected a valid JSON string', start);
+    return text;
+  }
+
+  /** True when the name starts with the given ASCII text (checked on the bytes). */
+  nameStartsWith(prefix: Buffer): boolean {
+    const start = this.nameStart;
+    if (start < 0 || this.nameEnd - start < prefix.length) return false;
+    for (let k = 0; k < prefix.length; k++) if (this.buffer[start + k] !== prefix[k]) return false;
+    return true;
   }
 }

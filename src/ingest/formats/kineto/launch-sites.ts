@@ -10,7 +10,8 @@
  * kernels are read.
  */
 import { grown } from '../../../model/columns.js';
-import { IdTable } from './id-table.js';
+import { IdTable, PairIds } from './id-table.js';
+import { KeyTimes } from './key-times.js';
 
 /** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
 const MATMUL_INPUT: ReadonlyMap<string, number> = new Map([
@@ -96,7 +97,7 @@ export interface OpName {
 }
 
 /** Time of one kernel (name, device) per launch site; kept on the kernel's running sums. */
-export type SiteTimes = Map<number, number>;
+export type SiteTimes = KeyTimes;
 
 export interface Attribution {
   launchedBy: string;
@@ -110,13 +111,13 @@ export class LaunchSites {
   /** Chain nodes: parent chain (-1 at the root) and op name id. */
   private readonly chainParent: number[] = [];
   private readonly chainName: number[] = [];
-  /** Chain by (parent + 1, op name id): one small map per parent, so that keys stay small integers. */
-  private readonly chainIds: Array<Map<number, number> | undefined> = [];
+  /** Chain by (parent + 1, op name id). */
+  private readonly chainIds = new PairIds();
   /** Sites: a chain and the token count of its innermost matmul (-1: none). */
   private readonly siteChain: number[] = [];
   private readonly siteTokens: number[] = [];
-  /** Site by (chain, token count + 1, capped): one small map per chain. */
-  private readonly siteIds: Array<Map<number, number> | undefined> = [];
+  /** Site by (chain, token count + 1, capped). */
+  private readonly siteIds = new PairIds();
   private readonly open = new Map<number, OpenOps>();
   /** The last thread's open ops: consecutive ops are mostly on one thread. */
   private lastThread = NaN;
@@ -188,7 +189,7 @@ export class LaunchSites {
       return false;
     }
     this.attributed++;
-    times.set(site, (times.get(site) ?? 0) + durNs);
+    times.add(site, durNs);
     return true;
   }
 
@@ -200,7 +201,7 @@ export class LaunchSites {
     if (site < 0) return;
     this.unlinked--;
     this.attributed++;
-    times.set(site, (times.get(site) ?? 0) + durNs);
+    times.add(site, durNs);
   }
 
   /** The site with the most time, as a chain of op names, with its share and tokens. */
@@ -208,11 +209,13 @@ export class LaunchSites {
     if (!times || times.size === 0) return undefined;
     let best = -1;
     let bestNs = -1;
-    for (const [site, ns] of times) if (ns > bestNs) [best, bestNs] = [site, ns];
+    for (let k = 0; k < times.size; k++) {
+      if (times.ns[k]! > bestNs) [best, bestNs] = [times.keys[k]!, times.ns[k]!];
+    }
     const chain = this.siteChain[best]!;
     // Launches from the same chain with other token counts count towards the chain's share.
     let chainNs = 0;
-    for (const [site, ns] of times) if (this.siteChain[site] === chain) chainNs += ns;
+    for (let k = 0; k < times.size; k++) if (this.siteChain[times.keys[k]!] === chain) chainNs += times.ns[k]!;
     const out: Attribution = { launchedBy: this.chainText(chain), launchedByShare: totalNs > 0 ? Math.min(1, chainNs / totalNs) : 1 };
     const tokens = this.siteTokens[best]!;
     if (tokens !== NO_TOKENS) out.tokens = tokens;
@@ -230,27 +233,20 @@ export class LaunchSites {
   }
 
   private chainOf(parent: number, name: number): number {
-    let children = this.chainIds[parent + 1];
-    if (!children) this.chainIds[parent + 1] = children = new Map();
-    const known = children.get(name);
-    if (known !== undefined) return known;
-    const id = this.chainParent.length;
-    this.chainParent.push(parent);
-    this.chainName.push(name);
-    children.set(name, id);
+    const id = this.chainIds.intern(parent + 1, name);
+    if (id === this.chainParent.length) {
+      this.chainParent.push(parent);
+      this.chainName.push(name);
+    }
     return id;
   }
 
   private siteOf(chain: number, tokens: number): number {
-    let sites = this.siteIds[chain];
-    if (!sites) this.siteIds[chain] = sites = new Map();
-    const key = Math.min(tokens + 1, 2 ** 24 - 1);
-    const known = sites.get(key);
-    if (known !== undefined) return known;
-    const id = this.siteChain.length;
-    this.siteChain.push(chain);
-    this.siteTokens.push(tokens);
-    sites.set(key, id);
+    const id = this.siteIds.intern(chain, Math.min(tokens + 1, 2 ** 24 - 1));
+    if (id === this.siteChain.length) {
+      this.siteChain.push(chain);
+      this.siteTokens.push(tokens);
+    }
     return id;
   }
 

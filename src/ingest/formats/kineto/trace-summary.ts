@@ -18,7 +18,7 @@ import {
   CAT_UNKNOWN,
   categoryOfString,
 } from './categories.js';
-import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
+import { EventFields, EventRecord, EventSyntaxError, INCOMPLETE } from './event-reader.js';
 import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
 import { LaunchSites, type OpName, type SiteTimes } from './launch-sites.js';
@@ -27,11 +27,18 @@ import { NameCache } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
 import { decodeJsonString } from './string-end.js';
 import { S_CATEGORY, S_START, SLOTS } from './tape.js';
+import { KeyTimes } from './key-times.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
-import { HOST_DEVICE, TraceEvents, type TraceEventKind } from '../../../model/trace-events.js';
+import { HOST_DEVICE, TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
 import { INITIAL_ROWS } from '../../../model/columns.js';
 
 const PH_COMPLETE = 88; // 'X'
+/** The trace record's kinds, by index (TraceEvents.addKind). */
+const RECORD_KERNEL = TRACE_EVENT_KINDS.indexOf('kernel');
+const RECORD_MEMCPY = TRACE_EVENT_KINDS.indexOf('memcpy');
+const RECORD_MEMSET = TRACE_EVENT_KINDS.indexOf('memset');
+const RECORD_RANGE = TRACE_EVENT_KINDS.indexOf('range');
+const RECORD_CPU_OP = TRACE_EVENT_KINDS.indexOf('cpu-op');
 /**
  * Rows to start the op log and the trace record with, from the file's size (model/columns.ts):
  * Kineto traces hold a kernel or copy per 1–4 KB of JSON (kernel-heavy ones per 1 KB) and an event
@@ -79,22 +86,15 @@ const CATEGORY_LABEL: Record<number, string> = {
   [CAT_GPU_ANNOTATION]: 'gpu_user_annotation',
 };
 
-interface LaunchShape {
-  ns: number;
-  dims: Float64Array;
-}
-
 interface KernelSum {
   totalNs: number;
   instances: number;
   minNs: number;
   maxNs: number;
-  /** Launch shapes seen (grid x,y,z, block x,y,z) and the time spent in each; usually one or two. */
-  shapes: LaunchShape[];
-  /** The shapes by their six dims, once there are more than a short scan's worth (a dynamic grid). */
-  shapeIndex?: Map<string, LaunchShape>;
+  /** Launch shapes seen and the time spent in each; usually one or two. */
+  shapes: LaunchShapes;
   /** Time by launching op (launch-sites.ts), when the trace links kernels to ops. */
-  sites?: SiteTimes;
+  sites: SiteTimes;
   /** Time by the Python frame that launched it (python-frames.ts), when the trace holds Python stacks. */
   python?: PythonSiteTimes;
 }
@@ -124,43 +124,116 @@ function memcpyKind(name: string): string {
 /** Shapes scanned in a list before a kernel's shapes get an index. */
 const SHAPE_SCAN = 8;
 
-/** Equal, or both absent (NaN: a trace without grid or block): as the index's key sees them. */
+/** Equal, or both absent (NaN: a trace without grid or block). */
 const sameDim = (a: number, b: number): boolean => a === b || (a !== a && b !== b);
-const shapeKey = (d: Float64Array): string => `${d[0]},${d[1]},${d[2]},${d[3]},${d[4]},${d[5]}`;
 
-function addShape(sum: KernelSum, shape: Float64Array, ns: number): void {
-  if (sum.shapeIndex) {
-    const key = shapeKey(shape);
-    const known = sum.shapeIndex.get(key);
-    if (known) known.ns += ns;
-    else {
-      const added = { ns, dims: Float64Array.from(shape) };
-      sum.shapes.push(added);
-      sum.shapeIndex.set(key, added);
-    }
-    return;
+/**
+ * The launch shapes (grid x,y,z then block x,y,z) of one kernel and the time spent in each, in
+ * first-seen order: six dims a shape in one typed array, scanned while few and indexed by an
+ * open-addressing table once many (a dynamic grid), so that a kernel event allocates nothing.
+ */
+class LaunchShapes {
+  count = 0;
+  dims = new Float64Array(6);
+  ns = new Float64Array(1);
+  /** entry + 1 per slot, 0 empty; a power of two at least twice `count`. */
+  private index: Int32Array | undefined;
+
+  add(shape: Float64Array, ns: number): void {
+    const at = this.find(shape);
+    if (at >= 0) this.ns[at]! += ns;
+    else this.append(shape, ns);
   }
-  for (const known of sum.shapes) {
-    const dims = known.dims;
-    if (sameDim(dims[0]!, shape[0]!) && sameDim(dims[1]!, shape[1]!) && sameDim(dims[2]!, shape[2]!) && sameDim(dims[3]!, shape[3]!) && sameDim(dims[4]!, shape[4]!) && sameDim(dims[5]!, shape[5]!)) {
-      known.ns += ns;
-      return;
+
+  /** The shape with the most time (the first of equals), or -1. */
+  best(): number {
+    let best = -1;
+    for (let k = 0; k < this.count; k++) if (best < 0 || this.ns[k]! > this.ns[best]!) best = k;
+    return best;
+  }
+
+  private same(at: number, shape: Float64Array): boolean {
+    const dims = this.dims;
+    const o = at * 6;
+    return sameDim(dims[o]!, shape[0]!) && sameDim(dims[o + 1]!, shape[1]!) && sameDim(dims[o + 2]!, shape[2]!) && sameDim(dims[o + 3]!, shape[3]!) && sameDim(dims[o + 4]!, shape[4]!) && sameDim(dims[o + 5]!, shape[5]!);
+  }
+
+  private find(shape: Float64Array): number {
+    const index = this.index;
+    if (index === undefined) {
+      for (let k = 0; k < this.count; k++) if (this.same(k, shape)) return k;
+      return -1;
+    }
+    const mask = index.length - 1;
+    for (let slot = shapeHash(shape, 0) & mask; ; slot = (slot + 1) & mask) {
+      const at = index[slot]! - 1;
+      if (at < 0 || this.same(at, shape)) return at;
     }
   }
-  sum.shapes.push({ ns, dims: Float64Array.from(shape) });
-  if (sum.shapes.length > SHAPE_SCAN) sum.shapeIndex = new Map(sum.shapes.map((known) => [shapeKey(known.dims), known]));
+
+  private append(shape: Float64Array, ns: number): void {
+    if (this.count === this.ns.length) {
+      const dims = new Float64Array(this.count * 12);
+      dims.set(this.dims);
+      this.dims = dims;
+      const sums = new Float64Array(this.count * 2);
+      sums.set(this.ns);
+      this.ns = sums;
+    }
+    const at = this.count++;
+    this.dims.set(shape, at * 6);
+    this.ns[at] = ns;
+    if (this.index !== undefined && this.count * 2 <= this.index.length) this.place(this.index, at);
+    else if (this.count > SHAPE_SCAN) {
+      let length = 32;
+      while (length < this.count * 4) length *= 2;
+      this.index = new Int32Array(length);
+      for (let k = 0; k < this.count; k++) this.place(this.index, k);
+    }
+  }
+
+  private place(index: Int32Array, at: number): void {
+    const mask = index.length - 1;
+    let slot = shapeHash(this.dims, at * 6) & mask;
+    while (index[slot] !== 0) slot = (slot + 1) & mask;
+    index[slot] = at + 1;
+  }
+}
+
+/** A hash of the six dims at `from` (NaN hashes as 0, as it compares equal to NaN). */
+function shapeHash(dims: Float64Array, from: number): number {
+  let h = 0;
+  for (let k = from; k < from + 6; k++) h = Math.imul(h ^ (dims[k]! | 0), 0x9e3779b1);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** A kernel name's sums, by device; the last device's at hand (a trace's kernels are mostly on one). */
+interface KernelEntry {
+  name: string;
+  kind: OpKind;
+  byDevice: Map<number, KernelSum>;
+  lastDevice: number;
+  last: KernelSum | undefined;
 }
 
 export class TraceSummary implements ScanSink {
+  /** Reads the events the tape leaves to JavaScript, into `one` (a record of the tape's layout). */
   private readonly fields = new EventFields();
+  private readonly one = new Float64Array(SLOTS);
+  /** The event being summed: a record of the tape, or `one`. */
+  private readonly e = new EventRecord();
+  /** The event's launch shape (grid x,y,z then block x,y,z). */
+  private readonly shape = new Float64Array(6);
   private baseUs: number | undefined;
   /** Byte offset of the event whose ts is baseUs. */
   private baseOffset = 0;
   /** kernel name → its timeline kind, and device → sums */
-  private readonly kernels = new NameCache<{ name: string; kind: OpKind; byDevice: Map<number, KernelSum> }>(decodeName, (name) => ({
+  private readonly kernels = new NameCache<KernelEntry>(decodeName, (name) => ({
     name,
     kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
     byDevice: new Map(),
+    lastDevice: NaN,
+    last: undefined,
   }));
   private readonly memcpys = new NameCache<MemopSum>(decodeName, (name) => ({ kind: memcpyKind(name), name, totalNs: 0, count: 0 }));
   private readonly memsets = new NameCache<MemopSum>(decodeName, (name) => ({ kind: 'memset', name, totalNs: 0, count: 0 }));
@@ -227,19 +300,22 @@ export class TraceSummary implements ScanSink {
       if (error instanceof EventSyntaxError) throw new ScanError(error.message, offset + error.at - start);
       throw error;
     }
-    this.use(category, f, offset);
+    f.write(this.one, 0);
+    this.e.set(this.one, 0, f.buffer, f.cat);
+    this.use(category, offset);
     return end;
   }
 
   taped(records: Float64Array, count: number, bytes: Buffer, base: number): void {
-    const f = this.fields;
+    const e = this.e;
     for (let k = 0, at = 0; k < count; k++, at += SLOTS) {
-      f.fromTape(records, at, bytes);
-      this.use(records[at + S_CATEGORY]!, f, base + records[at + S_START]!);
+      e.set(records, at, bytes);
+      this.use(records[at + S_CATEGORY]!, base + records[at + S_START]!);
     }
   }
 
-  private use(category: number, f: EventFields, offset: number): void {
+  private use(category: number, offset: number): void {
+    const f = this.e;
     if (category === CAT_UNKNOWN) {
       category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
       if (category === CAT_SKIP) return;
@@ -287,21 +363,21 @@ export class TraceSummary implements ScanSink {
   }
 
   /** Records the current event in the trace record, on the trace's one clock. */
-  private record(kind: TraceEventKind, name: string, device: number, lane: number): void {
-    const f = this.fields;
+  private record(kind: number, name: string, device: number, lane: number): void {
+    const f = this.e;
     this.traceBaseUs ??= f.tsUs;
-    this.trace.add(kind, name, (f.tsUs - this.traceBaseUs) * 1000 + f.tsFracNs, f.durNs, device, lane);
+    this.trace.addKind(kind, name, (f.tsUs - this.traceBaseUs) * 1000 + f.tsFracNs, f.durNs, device, lane);
   }
 
   /** The stream of a GPU event (args.stream, else its tid), on its device. */
   private streamOf(device: number): number {
-    const f = this.fields;
+    const f = this.e;
     const stream = Number.isInteger(f.stream) ? f.stream : Number.isInteger(f.tid) ? f.tid : -1;
     return device * 2 ** 21 + stream;
   }
 
   private deviceOf(): number {
-    const f = this.fields;
+    const f = this.e;
     if (Number.isInteger(f.device)) return f.device;
     if (Number.isInteger(f.pid)) return f.pid;
     return -1;
@@ -309,39 +385,46 @@ export class TraceSummary implements ScanSink {
 
   /** The interned entry for the event's name. */
   private named<T>(cache: NameCache<T>): T {
-    const f = this.fields;
+    const f = this.e;
     return f.nameStart < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
   }
 
   private kernel(startNs: number): void {
-    const f = this.fields;
+    const f = this.e;
     const device = this.deviceOf();
-    const { name, kind, byDevice } = this.named(this.kernels);
-    let sum = byDevice.get(device);
-    if (!sum) byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: [] }));
+    const entry = this.named(this.kernels);
+    let sum = entry.last;
+    if (sum === undefined || !Object.is(device, entry.lastDevice)) {
+      sum = entry.byDevice.get(device);
+      if (!sum) entry.byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: new LaunchShapes(), sites: new KeyTimes() }));
+      entry.last = sum;
+      entry.lastDevice = device;
+    }
     const dur = f.durNs;
     sum.totalNs += dur;
     sum.instances++;
     if (dur < sum.minNs) sum.minNs = dur;
     if (dur > sum.maxNs) sum.maxNs = dur;
-    if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3])) addShape(sum, f.shape, dur);
-    const linked = this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+    const shape = this.shape;
+    f.shapeInto(shape);
+    if (!Number.isNaN(shape[0]) || !Number.isNaN(shape[3])) sum.shapes.add(shape, dur);
+    const linked = this.launchSites.kernel(sum.sites, f.externalId, f.correlation, dur);
     // A kernel without an op may be a graph replay's: kept until its capture can be matched.
     const kept = !linked && this.graphs.active && this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, dur);
-    if (!kept && this.python.active) this.python.kernel((sum.python ??= new Map()), f.correlation, dur);
+    if (!kept && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), f.correlation, dur);
     if (this.graphs.active) this.graphs.gpuEvent(f.correlation);
-    this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
-    this.record('kernel', name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
+    this.ops.push(startNs, startNs + dur, device, f.correlation, entry.kind);
+    this.record(RECORD_KERNEL, entry.name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
   }
 
   /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
   private cpuOp(): void {
-    const f = this.fields;
+    const f = this.e;
     if (!f.hasTs || !f.hasDur || f.nameStart < 0) return;
     this.cpuOpBaseUs ??= f.tsUs;
     const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
     const op = this.cpuOpNames.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
-    this.record('cpu-op', op.name, HOST_DEVICE, f.tid);
+    this.record(RECORD_CPU_OP, op.name, HOST_DEVICE, f.tid);
     this.launchSites.op(op, f.externalId, f.tid, start, start + f.durNs, op.matmul ? f.inputDims() : undefined);
   }
 
@@ -350,15 +433,15 @@ export class TraceSummary implements ScanSink {
    * generation phase. Names are not interned: serving engines put per-step numbers in them.
    */
   private annotation(): void {
-    const name = this.fields.name();
+    const name = this.e.name();
     if (name === undefined) return;
     this.generation.range(phaseOfName(name), name);
-    if (this.fields.hasTs && this.fields.hasDur) this.record('range', name, HOST_DEVICE, this.fields.tid);
+    if (this.e.hasTs && this.e.hasDur) this.record(RECORD_RANGE, name, HOST_DEVICE, this.e.tid);
   }
 
   /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
   private pythonFrame(): void {
-    const f = this.fields;
+    const f = this.e;
     if (!f.hasTs || !f.hasDur || f.nameStart < 0 || f.durNs < 0) return;
     const start = this.hostNs();
     // Built-ins are most Python events and never the user's frame: told by their bytes, not interned.
@@ -369,13 +452,13 @@ export class TraceSummary implements ScanSink {
   }
 
   private hostNs(): number {
-    const f = this.fields;
+    const f = this.e;
     this.hostBaseUs ??= f.tsUs;
     return (f.tsUs - this.hostBaseUs) * 1000 + f.tsFracNs;
   }
 
   private memop(startNs: number, memset: boolean): void {
-    const f = this.fields;
+    const f = this.e;
     const sum = this.named(memset ? this.memsets : this.memcpys);
     sum.totalNs += f.durNs;
     sum.count++;
@@ -388,11 +471,11 @@ export class TraceSummary implements ScanSink {
       this.graphs.gpuEvent(f.correlation);
     }
     this.ops.push(startNs, startNs + f.durNs, device, f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
-    this.record(memset ? 'memset' : 'memcpy', sum.name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
+    this.record(memset ? RECORD_MEMSET : RECORD_MEMCPY, sum.name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
   }
 
   private apiCall(startNs: number): void {
-    const f = this.fields;
+    const f = this.e;
     const sum = this.named(this.api);
     sum.totalNs += f.durNs;
     sum.calls++;
@@ -409,10 +492,10 @@ export class TraceSummary implements ScanSink {
   }
 
   private step(startNs: number, gpu: boolean): void {
-    const f = this.fields;
+    const f = this.e;
     const name = f.name()!;
     // ProfilerStep ranges: the CPU one on its thread (the GPU projection is derived, not recorded).
-    if (!gpu) this.record('range', name, HOST_DEVICE, f.tid);
+    if (!gpu) this.record(RECORD_RANGE, name, HOST_DEVICE, f.tid);
     const steps = gpu ? this.gpuSteps : this.cpuSteps;
     const end = startNs + f.durNs;
     const known = steps.get(name);
@@ -429,11 +512,11 @@ export class TraceSummary implements ScanSink {
       (correlation) => this.graphCorrelations.has(correlation),
       (sum, opSite, pythonCode, durNs) => {
         if (!('instances' in sum)) return; // a memcpy or memset node: no sites
-        this.launchSites.replayed((sum.sites ??= new Map()), opSite, durNs);
-        if (this.python.active) this.python.replayed((sum.python ??= new Map()), pythonCode, durNs);
+        this.launchSites.replayed(sum.sites, opSite, durNs);
+        if (this.python.active) this.python.replayed((sum.python ??= new KeyTimes()), pythonCode, durNs);
       },
       (sum, correlation, durNs) => {
-        if ('instances' in sum && this.python.active) this.python.kernel((sum.python ??= new Map()), correlation, durNs);
+        if ('instances' in sum && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), correlation, durNs);
       },
     );
     this.python.finish();
@@ -457,10 +540,9 @@ export class TraceSummary implements ScanSink {
       for (const [device, sum] of byDevice) {
         const stat: KernelStat = { name, totalNs: sum.totalNs, instances: sum.instances, minNs: sum.minNs, maxNs: sum.maxNs };
         if (device >= 0) stat.device = device;
-        let best: LaunchShape | undefined;
-        for (const shape of sum.shapes) if (!best || shape.ns > best.ns) best = shape;
-        if (best) {
-          const [gx, gy, gz, bx, by, bz] = Array.from(best.dims) as [number, number, number, number, number, number];
+        const best = sum.shapes.best();
+        if (best >= 0) {
+          const [gx, gy, gz, bx, by, bz] = Array.from(sum.shapes.dims.subarray(best * 6, best * 6 + 6)) as [number, number, number, number, number, number];
           if ([gx, gy, gz].every(Number.isFinite)) stat.grid = [gx, gy, gz];
           if ([bx, by, bz].every(Number.isFinite)) stat.block = [bx, by, bz];
         }
