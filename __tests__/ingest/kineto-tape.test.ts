@@ -5,8 +5,16 @@
  * compared by bench/kineto-same.mjs; here, the single events at the edges of what the tape takes.
  */
 import { categoryOf, CAT_CPU_OP, CAT_KERNEL, CAT_PYTHON, CAT_SKIP } from '../../src/ingest/formats/kineto/categories.js';
-import { EventFields, EventRecord } from '../../src/ingest/formats/kineto/event-reader.js';
+import { EventFields, recordDurNs, recordInputDims, recordName, recordShape } from '../../src/ingest/formats/kineto/event-reader.js';
+import * as T from '../../src/ingest/formats/kineto/tape.js';
 import { EventTape, S_CATEGORY, S_END, S_NAME_ID, S_START, SLOTS } from '../../src/ingest/formats/kineto/tape.js';
+
+/** One event's record in the tape's layout, with the bytes its ranges index into. */
+interface EventRecord {
+  records: Float64Array;
+  bytes: Buffer;
+  cat?: string;
+}
 
 /** The events of `texts` as one traceEvents array's elements, run through the tape from the first `{`. */
 function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: number; start: number; end: number; fields: EventRecord }>; left: number[] } {
@@ -21,8 +29,7 @@ function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: n
     for (let k = 0; k < tape.count; k++) {
       const at = k * tape.slots;
       // A copy: the next scan writes over the tape's records.
-      const fields = new EventRecord();
-      fields.set(tape.records.slice(at, at + SLOTS), 0, bytes);
+      const fields = { records: tape.records.slice(at, at + SLOTS), bytes };
       records.push({ category: tape.records[at + S_CATEGORY]!, start: tape.records[at + S_START]!, end: tape.records[at + S_END]!, fields });
     }
     if (tape.stoppedAfterEvent) break;
@@ -38,30 +45,28 @@ function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: n
 function readByJs(bytes: Buffer, start: number, wantArgs: boolean): { end: number; fields: EventRecord } {
   const reader = new EventFields();
   const end = reader.read(bytes, start, bytes.length, false, wantArgs);
-  const record = new Float64Array(SLOTS);
-  reader.write(record, 0);
-  const fields = new EventRecord();
-  fields.set(record, 0, bytes, reader.cat);
-  return { end, fields };
+  const records = new Float64Array(SLOTS);
+  reader.write(records, 0);
+  return { end, fields: { records, bytes, cat: reader.cat } };
 }
 
-function fieldsOf(f: EventRecord): Record<string, unknown> {
+function fieldsOf({ records: r, bytes, cat }: EventRecord): Record<string, unknown> {
   const shape = new Float64Array(6);
-  f.shapeInto(shape);
+  recordShape(r, 0, shape);
   return {
-    ph: f.ph,
-    cat: f.cat,
-    name: f.name(),
-    pid: f.pid,
-    tid: f.tid,
-    ts: f.hasTs ? [f.tsUs, f.tsFracNs] : undefined,
-    durNs: f.hasDur ? f.durNs : undefined,
-    device: f.device,
-    stream: f.stream,
-    correlation: f.correlation,
-    externalId: f.externalId,
-    bytes: f.bytes,
-    inputDims: f.inputDims(),
+    ph: r[T.S_PH],
+    cat,
+    name: recordName(r, 0, bytes),
+    pid: r[T.S_PID],
+    tid: r[T.S_TID],
+    ts: r[T.S_HAS_TS] === 1 ? [r[T.S_TS_US], r[T.S_TS_FRAC]] : undefined,
+    durNs: r[T.S_HAS_DUR] === 1 ? recordDurNs(r, 0) : undefined,
+    device: r[T.S_DEVICE],
+    stream: r[T.S_STREAM],
+    correlation: r[T.S_CORRELATION],
+    externalId: r[T.S_EXTERNAL_ID],
+    bytes: r[T.S_BYTES],
+    inputDims: recordInputDims(r, 0, bytes),
     shape: [...shape],
   };
 }
@@ -128,7 +133,7 @@ describe('kineto event tape', () => {
     // The reader must be able to read past each (so the mismatched brackets are balanced for it).
     const { bytes, records, left } = scanAll(texts);
     expect(left.map((at) => bytes.toString('utf8', at, at + 20))).toEqual(odd.map((text) => text.slice(0, 20)));
-    expect(records.map((r) => r.fields.name())).toEqual(odd.map(() => 'plain'));
+    expect(records.map((r) => recordName(r.fields.records, 0, r.fields.bytes))).toEqual(odd.map(() => 'plain'));
   });
 
   it('finds the same category as the JavaScript scanner for every name it knows', () => {

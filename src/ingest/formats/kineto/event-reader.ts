@@ -187,7 +187,7 @@ export class EventFields {
 
   /**
    * Write the fields read into record `at` of `records`, in the WebAssembly tape's layout (tape.ts),
-   * so that events read here and on the tape are summed by one reader of records (EventRecord).
+   * so that events read here and on the tape are summed by one reader of records (the record* functions).
    */
   write(records: Float64Array, at: number): void {
     records[at + T.S_PH] = this.ph;
@@ -553,109 +553,48 @@ export class EventFields {
   }
 }
 
-/**
- * The fields of one event, read in place from a record in the WebAssembly tape's layout (tape.ts's
- * S_* slots): the tape's own records, or one EventFields.write() filled. Point it at a record with
- * set(); nothing is copied per event.
+/*
+ * One event as a record in the WebAssembly tape's layout (tape.ts's S_* slots): a record of the
+ * tape's own, or one EventFields.write() filled. Numbers are read straight from their slots (nothing
+ * is copied per event); these read what takes more than one slot, or the event's bytes, which the
+ * record's ranges index into.
  */
-export class EventRecord {
-  private records: Float64Array = new Float64Array(T.SLOTS);
-  private at = 0;
-  /** The bytes the record's ranges (name, Input Dims) index into. */
-  buffer: Buffer = Buffer.alloc(0);
-  /** The event's category as text, when it was read for an event whose category the scanner could not tell. */
-  cat: string | undefined;
 
-  set(records: Float64Array, at: number, bytes: Buffer, cat?: string): void {
-    this.records = records;
-    this.at = at;
-    this.buffer = bytes;
-    this.cat = cat;
-  }
+/** The event's dur in ns (meaningful when S_HAS_DUR is 1). */
+export function recordDurNs(records: Float64Array, at: number): number {
+  return records[at + T.S_DUR_US]! * 1000 + records[at + T.S_DUR_FRAC]!;
+}
 
-  /** First character of the `ph` value ('X' = 88 for complete events), 0 when absent. */
-  get ph(): number {
-    return this.records[this.at + T.S_PH]!;
-  }
-  /** The name's byte range (-1 when absent) and its id on the tape (NameCache.getById; -1 when not numbered). */
-  get nameStart(): number {
-    return this.records[this.at + T.S_NAME_START]!;
-  }
-  get nameEnd(): number {
-    return this.records[this.at + T.S_NAME_END]!;
-  }
-  get nameId(): number {
-    return this.records[this.at + T.S_NAME_ID]!;
-  }
-  get pid(): number {
-    return this.records[this.at + T.S_PID]!;
-  }
-  /** Numeric tid (NaN when absent or a string). */
-  get tid(): number {
-    return this.records[this.at + T.S_TID]!;
-  }
-  /** ts as whole µs and a ns remainder (read only when hasTs). */
-  get hasTs(): boolean {
-    return this.records[this.at + T.S_HAS_TS] === 1;
-  }
-  get tsUs(): number {
-    return this.records[this.at + T.S_TS_US]!;
-  }
-  get tsFracNs(): number {
-    return this.records[this.at + T.S_TS_FRAC]!;
-  }
-  /** dur in ns (read only when hasDur). */
-  get hasDur(): boolean {
-    return this.records[this.at + T.S_HAS_DUR] === 1;
-  }
-  get durNs(): number {
-    return this.records[this.at + T.S_DUR_US]! * 1000 + this.records[this.at + T.S_DUR_FRAC]!;
-  }
-  get device(): number {
-    return this.records[this.at + T.S_DEVICE]!;
-  }
-  /** args.stream of a GPU event (NaN when absent). */
-  get stream(): number {
-    return this.records[this.at + T.S_STREAM]!;
-  }
-  get correlation(): number {
-    return this.records[this.at + T.S_CORRELATION]!;
-  }
-  get externalId(): number {
-    return this.records[this.at + T.S_EXTERNAL_ID]!;
-  }
-  get bytes(): number {
-    return this.records[this.at + T.S_BYTES]!;
-  }
+/** The event's ts in ns from `baseUs` µs (meaningful when S_HAS_TS is 1). */
+export function recordNsFrom(records: Float64Array, at: number, baseUs: number): number {
+  return (records[at + T.S_TS_US]! - baseUs) * 1000 + records[at + T.S_TS_FRAC]!;
+}
 
-  /** Copy the launch shape into `out` (grid x,y,z then block x,y,z; NaN where absent). */
-  shapeInto(out: Float64Array): void {
-    const records = this.records;
-    const at = this.at;
-    if (records[at + T.S_SHAPE_SET] === 1) for (let k = 0; k < 6; k++) out[k] = records[at + T.S_SHAPE + k]!;
-    else out.fill(NaN);
-  }
+/** The launch shape into `out` (grid x,y,z then block x,y,z; NaN where absent). */
+export function recordShape(records: Float64Array, at: number, out: Float64Array): void {
+  if (records[at + T.S_SHAPE_SET] === 1) for (let k = 0; k < 6; k++) out[k] = records[at + T.S_SHAPE + k]!;
+  else out.fill(NaN);
+}
 
-  /** The raw JSON of `Input Dims`, when the event has it. */
-  inputDims(): string | undefined {
-    const start = this.records[this.at + T.S_DIMS_START]!;
-    return start < 0 ? undefined : this.buffer.toString('utf8', start, this.records[this.at + T.S_DIMS_END]!);
-  }
+/** The raw JSON of `Input Dims`, when the event has it. */
+export function recordInputDims(records: Float64Array, at: number, bytes: Buffer): string | undefined {
+  const start = records[at + T.S_DIMS_START]!;
+  return start < 0 ? undefined : bytes.toString('utf8', start, records[at + T.S_DIMS_END]!);
+}
 
-  /** The event's name, decoded. */
-  name(): string | undefined {
-    const start = this.nameStart;
-    if (start < 0) return undefined;
-    const text = decodeJsonString(this.buffer, start, this.nameEnd);
-    if (text === undefined) throw new EventSyntaxError('expected a valid JSON string', start);
-    return text;
-  }
+/** The event's name, decoded (undefined when it has none). */
+export function recordName(records: Float64Array, at: number, bytes: Buffer): string | undefined {
+  const start = records[at + T.S_NAME_START]!;
+  if (start < 0) return undefined;
+  const text = decodeJsonString(bytes, start, records[at + T.S_NAME_END]!);
+  if (text === undefined) throw new EventSyntaxError('expected a valid JSON string', start);
+  return text;
+}
 
-  /** True when the name starts with the given ASCII text (checked on the bytes). */
-  nameStartsWith(prefix: Buffer): boolean {
-    const start = this.nameStart;
-    if (start < 0 || this.nameEnd - start < prefix.length) return false;
-    for (let k = 0; k < prefix.length; k++) if (this.buffer[start + k] !== prefix[k]) return false;
-    return true;
-  }
+/** True when the name starts with the given ASCII text (checked on the bytes). */
+export function recordNameStartsWith(records: Float64Array, at: number, bytes: Buffer, prefix: Buffer): boolean {
+  const start = records[at + T.S_NAME_START]!;
+  if (start < 0 || records[at + T.S_NAME_END]! - start < prefix.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (bytes[start + k] !== prefix[k]) return false;
+  return true;
 }

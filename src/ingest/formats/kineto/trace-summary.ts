@@ -18,7 +18,7 @@ import {
   CAT_UNKNOWN,
   categoryOfString,
 } from './categories.js';
-import { EventFields, EventRecord, EventSyntaxError, INCOMPLETE } from './event-reader.js';
+import { EventFields, EventSyntaxError, INCOMPLETE, recordDurNs, recordInputDims, recordName, recordNameStartsWith, recordNsFrom, recordShape } from './event-reader.js';
 import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
 import { LaunchSites, type OpName, type SiteTimes } from './launch-sites.js';
@@ -26,7 +26,25 @@ import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
 import { decodeJsonString } from './string-end.js';
-import { S_CATEGORY, S_START, SLOTS } from './tape.js';
+import {
+  S_BYTES,
+  S_CATEGORY,
+  S_CORRELATION,
+  S_DEVICE,
+  S_EXTERNAL_ID,
+  S_HAS_DUR,
+  S_HAS_TS,
+  S_NAME_END,
+  S_NAME_ID,
+  S_NAME_START,
+  S_PH,
+  S_PID,
+  S_START,
+  S_STREAM,
+  S_TID,
+  S_TS_US,
+  SLOTS,
+} from './tape.js';
 import { KeyTimes } from './key-times.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
 import { HOST_DEVICE, TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
@@ -110,6 +128,11 @@ interface ApiSum {
   graphLaunch: boolean;
   capture: number;
 }
+
+/** A GPU stream as one number: the stream (laneOf) on its device. */
+const streamKey = (device: number, stream: number): number => device * 2 ** 21 + stream;
+/** The trace record's lane of a GPU event: args.stream, else its tid (NaN: none). */
+const recordLane = (r: Float64Array, at: number): number => (Number.isInteger(r[at + S_STREAM]) ? r[at + S_STREAM]! : r[at + S_TID]!);
 
 const decodeName = (bytes: Buffer): string => decodeJsonString(bytes, 0, bytes.length) ?? bytes.toString('utf8');
 const NO_NAME = Buffer.from('(unnamed)');
@@ -220,8 +243,13 @@ export class TraceSummary implements ScanSink {
   /** Reads the events the tape leaves to JavaScript, into `one` (a record of the tape's layout). */
   private readonly fields = new EventFields();
   private readonly one = new Float64Array(SLOTS);
-  /** The event being summed: a record of the tape, or `one`. */
-  private readonly e = new EventRecord();
+  /**
+   * The events are summed from their records (tape.ts's slots, read in place: the tape's, or `one`),
+   * passed as (r, at); `bytes` are what the record's name and Input Dims ranges index into, `cat`
+   * the category text of an event read for it (CAT_UNKNOWN).
+   */
+  private bytes: Buffer = Buffer.alloc(0);
+  private cat: string | undefined;
   /** The event's launch shape (grid x,y,z then block x,y,z). */
   private readonly shape = new Float64Array(6);
   private baseUs: number | undefined;
@@ -301,48 +329,47 @@ export class TraceSummary implements ScanSink {
       throw error;
     }
     f.write(this.one, 0);
-    this.e.set(this.one, 0, f.buffer, f.cat);
-    this.use(category, offset);
+    this.bytes = f.buffer;
+    this.cat = f.cat;
+    this.use(this.one, 0, category, offset);
     return end;
   }
 
   taped(records: Float64Array, count: number, bytes: Buffer, base: number): void {
-    const e = this.e;
-    for (let k = 0, at = 0; k < count; k++, at += SLOTS) {
-      e.set(records, at, bytes);
-      this.use(records[at + S_CATEGORY]!, base + records[at + S_START]!);
-    }
+    this.bytes = bytes;
+    this.cat = undefined;
+    for (let at = 0, end = count * SLOTS; at < end; at += SLOTS) this.use(records, at, records[at + S_CATEGORY]!, base + records[at + S_START]!);
   }
 
-  private use(category: number, offset: number): void {
-    const f = this.e;
+  private use(r: Float64Array, at: number, category: number, offset: number): void {
     if (category === CAT_UNKNOWN) {
-      category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
+      category = this.cat === undefined ? CAT_SKIP : categoryOfString(this.cat);
       if (category === CAT_SKIP) return;
     }
-    if (f.ph !== PH_COMPLETE) return;
-    if (category === CAT_CPU_OP) return this.cpuOp();
-    if (category === CAT_PYTHON) return this.pythonFrame();
+    if (r[at + S_PH] !== PH_COMPLETE) return;
+    if (category === CAT_CPU_OP) return this.cpuOp(r, at);
+    if (category === CAT_PYTHON) return this.pythonFrame(r, at);
     if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
-      if (!f.nameStartsWith(PROFILER_STEP)) return category === CAT_CPU_ANNOTATION ? this.annotation() : undefined;
+      if (!recordNameStartsWith(r, at, this.bytes, PROFILER_STEP)) return category === CAT_CPU_ANNOTATION ? this.annotation(r, at) : undefined;
     }
-    if (!f.hasTs || !f.hasDur) {
+    if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1) {
       this.ctx.count('event-without-time', 'data-loss', 'complete (ph X) events without a numeric ts or dur were dropped');
       return;
     }
-    if (f.durNs < 0 || f.durNs > MAX_DURATION_NS) {
+    const durNs = recordDurNs(r, at);
+    if (durNs < 0 || durNs > MAX_DURATION_NS) {
       this.ctx.count('bad-duration', 'data-loss', 'events with a negative duration or one over 7 days (CUPTI overflow) were dropped');
       return;
     }
     if (this.baseUs === undefined) {
-      this.baseUs = f.tsUs;
+      this.baseUs = r[at + S_TS_US]!;
       this.baseOffset = offset;
     }
-    const startNs = (f.tsUs - this.baseUs) * 1000 + f.tsFracNs;
+    const startNs = recordNsFrom(r, at, this.baseUs);
     // One bogus timestamp would stretch the window past what a double counts exactly: refused here,
     // at this event, naming the event it is measured from (either of the two may be the bogus one).
     if (!(Math.abs(startNs) <= MAX_FROM_FIRST_NS)) {
-      throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${f.tsUs} µs`, offset);
+      throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${r[at + S_TS_US]} µs`, offset);
     }
     if (this.categorySeen[category] === 0) {
       this.categorySeen[category] = 1;
@@ -350,49 +377,50 @@ export class TraceSummary implements ScanSink {
     }
     switch (category) {
       case CAT_KERNEL:
-        return this.kernel(startNs);
+        return this.kernel(r, at, startNs, durNs);
       case CAT_MEMCPY:
       case CAT_MEMSET:
-        return this.memop(startNs, category === CAT_MEMSET);
+        return this.memop(r, at, startNs, durNs, category === CAT_MEMSET);
       case CAT_RUNTIME:
       case CAT_DRIVER:
-        return this.apiCall(startNs);
+        return this.apiCall(r, at, startNs, durNs);
       default:
-        return this.step(startNs, category === CAT_GPU_ANNOTATION);
+        return this.step(r, at, startNs, durNs, category === CAT_GPU_ANNOTATION);
     }
   }
 
-  /** Records the current event in the trace record, on the trace's one clock. */
-  private record(kind: number, name: string, device: number, lane: number): void {
-    const f = this.e;
-    this.traceBaseUs ??= f.tsUs;
-    this.trace.addKind(kind, name, (f.tsUs - this.traceBaseUs) * 1000 + f.tsFracNs, f.durNs, device, lane);
+  /** Records an event in the trace record, on the trace's one clock. */
+  private record(r: Float64Array, at: number, kind: number, name: string, durNs: number, device: number, lane: number): void {
+    this.traceBaseUs ??= r[at + S_TS_US]!;
+    this.trace.addKind(kind, name, recordNsFrom(r, at, this.traceBaseUs), durNs, device, lane);
   }
 
-  /** The stream of a GPU event (args.stream, else its tid), on its device. */
-  private streamOf(device: number): number {
-    const f = this.e;
-    const stream = Number.isInteger(f.stream) ? f.stream : Number.isInteger(f.tid) ? f.tid : -1;
-    return device * 2 ** 21 + stream;
+  /** The stream of a GPU event (args.stream, else its tid), or -1. */
+  private laneOf(r: Float64Array, at: number): number {
+    const stream = r[at + S_STREAM]!;
+    if (Number.isInteger(stream)) return stream;
+    const tid = r[at + S_TID]!;
+    return Number.isInteger(tid) ? tid : -1;
   }
 
-  private deviceOf(): number {
-    const f = this.e;
-    if (Number.isInteger(f.device)) return f.device;
-    if (Number.isInteger(f.pid)) return f.pid;
-    return -1;
+  /** The device of a GPU event (args.device, else its pid), or -1. */
+  private deviceOf(r: Float64Array, at: number): number {
+    const device = r[at + S_DEVICE]!;
+    if (Number.isInteger(device)) return device;
+    const pid = r[at + S_PID]!;
+    return Number.isInteger(pid) ? pid : -1;
   }
 
   /** The interned entry for the event's name. */
-  private named<T>(cache: NameCache<T>): T {
-    const f = this.e;
-    return f.nameStart < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
+  private named<T>(r: Float64Array, at: number, cache: NameCache<T>): T {
+    const start = r[at + S_NAME_START]!;
+    return start < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.getById(r[at + S_NAME_ID]!, this.bytes, start, r[at + S_NAME_END]!).value;
   }
 
-  private kernel(startNs: number): void {
-    const f = this.e;
-    const device = this.deviceOf();
-    const entry = this.named(this.kernels);
+  private kernel(r: Float64Array, at: number, startNs: number, dur: number): void {
+    const device = this.deviceOf(r, at);
+    const correlation = r[at + S_CORRELATION]!;
+    const entry = this.named(r, at, this.kernels);
     let sum = entry.last;
     if (sum === undefined || !Object.is(device, entry.lastDevice)) {
       sum = entry.byDevice.get(device);
@@ -400,104 +428,110 @@ export class TraceSummary implements ScanSink {
       entry.last = sum;
       entry.lastDevice = device;
     }
-    const dur = f.durNs;
     sum.totalNs += dur;
     sum.instances++;
     if (dur < sum.minNs) sum.minNs = dur;
     if (dur > sum.maxNs) sum.maxNs = dur;
     const shape = this.shape;
-    f.shapeInto(shape);
+    recordShape(r, at, shape);
     if (!Number.isNaN(shape[0]) || !Number.isNaN(shape[3])) sum.shapes.add(shape, dur);
-    const linked = this.launchSites.kernel(sum.sites, f.externalId, f.correlation, dur);
+    const linked = this.launchSites.kernel(sum.sites, r[at + S_EXTERNAL_ID]!, correlation, dur);
     // A kernel without an op may be a graph replay's: kept until its capture can be matched.
-    const kept = !linked && this.graphs.active && this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, dur);
-    if (!kept && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), f.correlation, dur);
-    if (this.graphs.active) this.graphs.gpuEvent(f.correlation);
-    this.ops.push(startNs, startNs + dur, device, f.correlation, entry.kind);
-    this.record(RECORD_KERNEL, entry.name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
+    const kept = !linked && this.graphs.active && this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, dur);
+    if (!kept && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), correlation, dur);
+    if (this.graphs.active) this.graphs.gpuEvent(correlation);
+    this.ops.push(startNs, startNs + dur, device, correlation, entry.kind);
+    this.record(r, at, RECORD_KERNEL, entry.name, dur, device, recordLane(r, at));
   }
 
   /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
-  private cpuOp(): void {
-    const f = this.e;
-    if (!f.hasTs || !f.hasDur || f.nameStart < 0) return;
-    this.cpuOpBaseUs ??= f.tsUs;
-    const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
-    const op = this.cpuOpNames.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
-    this.record(RECORD_CPU_OP, op.name, HOST_DEVICE, f.tid);
-    this.launchSites.op(op, f.externalId, f.tid, start, start + f.durNs, op.matmul ? f.inputDims() : undefined);
+  private cpuOp(r: Float64Array, at: number): void {
+    const nameStart = r[at + S_NAME_START]!;
+    if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0) return;
+    this.cpuOpBaseUs ??= r[at + S_TS_US]!;
+    const start = recordNsFrom(r, at, this.cpuOpBaseUs);
+    const durNs = recordDurNs(r, at);
+    const tid = r[at + S_TID]!;
+    const op = this.cpuOpNames.getById(r[at + S_NAME_ID]!, this.bytes, nameStart, r[at + S_NAME_END]!).value;
+    this.record(r, at, RECORD_CPU_OP, op.name, durNs, HOST_DEVICE, tid);
+    this.launchSites.op(op, r[at + S_EXTERNAL_ID]!, tid, start, start + durNs, op.matmul ? recordInputDims(r, at, this.bytes) : undefined);
   }
 
   /**
    * A user annotation on the CPU (its GPU copy is not counted twice): counted when its name says a
    * generation phase. Names are not interned: serving engines put per-step numbers in them.
    */
-  private annotation(): void {
-    const name = this.e.name();
+  private annotation(r: Float64Array, at: number): void {
+    const name = recordName(r, at, this.bytes);
     if (name === undefined) return;
     this.generation.range(phaseOfName(name), name);
-    if (this.e.hasTs && this.e.hasDur) this.record(RECORD_RANGE, name, HOST_DEVICE, this.e.tid);
+    if (r[at + S_HAS_TS] === 1 && r[at + S_HAS_DUR] === 1) this.record(r, at, RECORD_RANGE, name, recordDurNs(r, at), HOST_DEVICE, r[at + S_TID]!);
   }
 
   /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
-  private pythonFrame(): void {
-    const f = this.e;
-    if (!f.hasTs || !f.hasDur || f.nameStart < 0 || f.durNs < 0) return;
-    const start = this.hostNs();
+  private pythonFrame(r: Float64Array, at: number): void {
+    const nameStart = r[at + S_NAME_START]!;
+    if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0) return;
+    const durNs = recordDurNs(r, at);
+    if (durNs < 0) return;
+    const start = this.hostNs(r, at);
     // Built-ins are most Python events and never the user's frame: told by their bytes, not interned.
-    const frame = f.nameStartsWith(BUILT_IN) ? SKIPPED_FRAME : this.pythonNames.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
-    if (!this.python.frame(f.pid, f.tid, start, start + f.durNs, frame)) {
+    const frame = recordNameStartsWith(r, at, this.bytes, BUILT_IN) ? SKIPPED_FRAME : this.pythonNames.getById(r[at + S_NAME_ID]!, this.bytes, nameStart, r[at + S_NAME_END]!).value;
+    if (!this.python.frame(r[at + S_PID]!, r[at + S_TID]!, start, start + durNs, frame)) {
       this.ctx.count('python-frame-out-of-order', 'data-loss', 'python_function events that start before the previous one on their thread were dropped (their nesting is unknown)');
     }
   }
 
-  private hostNs(): number {
-    const f = this.e;
-    this.hostBaseUs ??= f.tsUs;
-    return (f.tsUs - this.hostBaseUs) * 1000 + f.tsFracNs;
+  /** The event's start on the host clock, which Python frames and launch calls share (both are CPU-side times). */
+  private hostNs(r: Float64Array, at: number): number {
+    this.hostBaseUs ??= r[at + S_TS_US]!;
+    return recordNsFrom(r, at, this.hostBaseUs);
   }
 
-  private memop(startNs: number, memset: boolean): void {
-    const f = this.e;
-    const sum = this.named(memset ? this.memsets : this.memcpys);
-    sum.totalNs += f.durNs;
+  private memop(r: Float64Array, at: number, startNs: number, durNs: number, memset: boolean): void {
+    const sum = this.named(r, at, memset ? this.memsets : this.memcpys);
+    const correlation = r[at + S_CORRELATION]!;
+    sum.totalNs += durNs;
     sum.count++;
-    if (Number.isFinite(f.bytes)) sum.bytes = (sum.bytes ?? 0) + f.bytes;
+    const bytes = r[at + S_BYTES]!;
+    if (Number.isFinite(bytes)) sum.bytes = (sum.bytes ?? 0) + bytes;
     const hostCopy = sum.kind === 'memcpy-htod' || sum.kind === 'memcpy-dtoh';
-    const device = this.deviceOf();
+    const device = this.deviceOf(r, at);
     if (this.graphs.active) {
       // A memcpy or memset node of a graph replay counts for the replay's positions.
-      if (this.launchSites.siteOfEvent(f.externalId, f.correlation) < 0) this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, f.durNs);
-      this.graphs.gpuEvent(f.correlation);
+      if (this.launchSites.siteOfEvent(r[at + S_EXTERNAL_ID]!, correlation) < 0) this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, durNs);
+      this.graphs.gpuEvent(correlation);
     }
-    this.ops.push(startNs, startNs + f.durNs, device, f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
-    this.record(memset ? RECORD_MEMSET : RECORD_MEMCPY, sum.name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
+    this.ops.push(startNs, startNs + durNs, device, correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
+    this.record(r, at, memset ? RECORD_MEMSET : RECORD_MEMCPY, sum.name, durNs, device, recordLane(r, at));
   }
 
-  private apiCall(startNs: number): void {
-    const f = this.e;
-    const sum = this.named(this.api);
-    sum.totalNs += f.durNs;
+  private apiCall(r: Float64Array, at: number, startNs: number, durNs: number): void {
+    const sum = this.named(r, at, this.api);
+    sum.totalNs += durNs;
     sum.calls++;
-    if (sum.graphLaunch && Number.isFinite(f.correlation)) {
-      this.graphCorrelations.add(f.correlation);
-      this.graphs.graphLaunch(f.pid, f.tid, f.correlation);
+    if (!sum.launch && !sum.graphLaunch && sum.capture === CAPTURE_NONE) return;
+    const pid = r[at + S_PID]!;
+    const tid = r[at + S_TID]!;
+    const correlation = r[at + S_CORRELATION]!;
+    if (sum.graphLaunch && Number.isFinite(correlation)) {
+      this.graphCorrelations.add(correlation);
+      this.graphs.graphLaunch(pid, tid, correlation);
     }
-    const code = sum.launch || sum.graphLaunch ? this.python.launch(f.pid, f.tid, this.hostNs(), f.correlation, sum.graphLaunch) : -1;
+    const code = sum.launch || sum.graphLaunch ? this.python.launch(pid, tid, this.hostNs(r, at), correlation, sum.graphLaunch) : -1;
     if (sum.capture === CAPTURE_NONE) return;
-    const ns = this.hostNs();
-    if (sum.capture === CAPTURE_NODE) this.graphs.launch(f.pid, f.tid, ns, f.correlation, this.launchSites.siteOfEvent(f.externalId, f.correlation), code);
-    else if (sum.capture === CAPTURE_BEGIN) this.graphs.begin(f.pid, f.tid, ns, startNs);
-    else this.graphs.end(f.pid, f.tid, ns, startNs + f.durNs);
+    const ns = this.hostNs(r, at);
+    if (sum.capture === CAPTURE_NODE) this.graphs.launch(pid, tid, ns, correlation, this.launchSites.siteOfEvent(r[at + S_EXTERNAL_ID]!, correlation), code);
+    else if (sum.capture === CAPTURE_BEGIN) this.graphs.begin(pid, tid, ns, startNs);
+    else this.graphs.end(pid, tid, ns, startNs + durNs);
   }
 
-  private step(startNs: number, gpu: boolean): void {
-    const f = this.e;
-    const name = f.name()!;
+  private step(r: Float64Array, at: number, startNs: number, durNs: number, gpu: boolean): void {
+    const name = recordName(r, at, this.bytes)!;
     // ProfilerStep ranges: the CPU one on its thread (the GPU projection is derived, not recorded).
-    if (!gpu) this.record(RECORD_RANGE, name, HOST_DEVICE, f.tid);
+    if (!gpu) this.record(r, at, RECORD_RANGE, name, durNs, HOST_DEVICE, r[at + S_TID]!);
     const steps = gpu ? this.gpuSteps : this.cpuSteps;
-    const end = startNs + f.durNs;
+    const end = startNs + durNs;
     const known = steps.get(name);
     if (!known) steps.set(name, { name, start: startNs, end });
     else {
