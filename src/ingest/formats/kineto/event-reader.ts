@@ -3,6 +3,8 @@
  * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `stream`, `correlation`, `External id`,
  * `bytes`, `grid`, `block`, and the byte range of `Input Dims`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
  * ns digits exactly (a float64 of epoch µs does not). Other keys are skipped by their bytes.
+ * What it read is written as a record of the WebAssembly tape's layout (write()), and the record*
+ * functions read such records in place, so that the summary reads one kind of record either way.
  */
 import { COLON, COMMA, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET } from './json-element.js';
 import { decodeJsonString, stringEnd } from './string-end.js';

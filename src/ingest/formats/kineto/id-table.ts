@@ -48,15 +48,6 @@ export class PairIds {
   private seconds = new Int32Array(1024);
   private ids = new Int32Array(1024);
 
-  /** The pair's id, or -1. */
-  get(first: number, second: number): number {
-    const mask = this.ids.length - 1;
-    for (let slot = pairHash(first, second) & mask; ; slot = (slot + 1) & mask) {
-      const id = this.ids[slot]! - 1;
-      if (id < 0 || (this.firsts[slot] === first && this.seconds[slot] === second)) return id;
-    }
-  }
-
   /** The pair's id, given the next one when new. */
   intern(first: number, second: number): number {
     const mask = this.ids.length - 1;
