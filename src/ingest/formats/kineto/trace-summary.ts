@@ -48,7 +48,7 @@ import {
 import { KeyTimes } from './key-times.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
 import { HOST_DEVICE, TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
-import { INITIAL_ROWS } from '../../../model/columns.js';
+import { grown, INITIAL_ROWS } from '../../../model/columns.js';
 
 const PH_COMPLETE = 88; // 'X'
 /** The trace record's kinds, by index (TraceEvents.addKind). */
@@ -75,6 +75,8 @@ const MAX_FROM_FIRST_NS = 30 * 24 * 3600 * 1e9;
 const MAX_FROM_FIRST_TEXT = '30 days';
 const PROFILER_STEP = Buffer.from('ProfilerStep#', 'latin1');
 const BUILT_IN = Buffer.from('<built-in ', 'latin1');
+const BUILT_IN_NAME = 1;
+const OTHER_NAME = 2;
 const SKIPPED_FRAME: FrameKind = { kind: 'skip' };
 const LAUNCH_CALL = /^(?:cuda|cu|hip)[A-Za-z]*Launch[A-Za-z]*Kernel/;
 const GRAPH_LAUNCH_CALL = /^(?:cuda|cu|hip)GraphLaunch/;
@@ -285,6 +287,11 @@ export class TraceSummary implements ScanSink {
   private cpuOpBaseUs: number | undefined;
   readonly python = new PythonFrames();
   private readonly pythonNames = new NameCache<FrameKind>(decodeName, classifyFrame);
+  /**
+   * Per name id of the tape: BUILT_IN_NAME or OTHER_NAME once the name's bytes were looked at, so
+   * that a Python event whose name was seen before is told without reading its bytes again.
+   */
+  private builtInById = new Uint8Array(1024);
   /** Python frames and launch calls share this origin (both are CPU-side times). */
   private hostBaseUs: number | undefined;
   readonly graphCorrelations = new Set<number>();
@@ -475,11 +482,26 @@ export class TraceSummary implements ScanSink {
     const durNs = recordDurNs(r, at);
     if (durNs < 0) return;
     const start = this.hostNs(r, at);
-    // Built-ins are most Python events and never the user's frame: told by their bytes, not interned.
-    const frame = recordNameStartsWith(r, at, this.bytes, BUILT_IN) ? SKIPPED_FRAME : this.pythonNames.getById(r[at + S_NAME_ID]!, this.bytes, nameStart, r[at + S_NAME_END]!).value;
+    const id = r[at + S_NAME_ID]!;
+    const frame = this.isBuiltIn(r, at, id) ? SKIPPED_FRAME : this.pythonNames.getById(id, this.bytes, nameStart, r[at + S_NAME_END]!).value;
     if (!this.python.frame(r[at + S_PID]!, r[at + S_TID]!, start, start + durNs, frame)) {
       this.ctx.count('python-frame-out-of-order', 'data-loss', 'python_function events that start before the previous one on their thread were dropped (their nesting is unknown)');
     }
+  }
+
+  /**
+   * Built-ins are most Python events and never the user's frame: told by their bytes (once per name
+   * id), and not interned (their names hold object addresses, so they are many).
+   */
+  private isBuiltIn(r: Float64Array, at: number, id: number): boolean {
+    if (id < 0) return recordNameStartsWith(r, at, this.bytes, BUILT_IN);
+    let known = id < this.builtInById.length ? this.builtInById[id]! : 0;
+    if (known === 0) {
+      known = recordNameStartsWith(r, at, this.bytes, BUILT_IN) ? BUILT_IN_NAME : OTHER_NAME;
+      if (id >= this.builtInById.length) this.builtInById = grown(this.builtInById, Math.max(id + 1, this.builtInById.length * 2));
+      this.builtInById[id] = known;
+    }
+    return known === BUILT_IN_NAME;
   }
 
   /** The event's start on the host clock, which Python frames and launch calls share (both are CPU-side times). */
