@@ -30,8 +30,10 @@ export interface TraceEvent {
   lane: number;
 }
 
-/** 1 for the kinds of host events (by index in TRACE_EVENT_KINDS). */
-const HOST_KINDS = Uint8Array.from(TRACE_EVENT_KINDS, (kind) => (kind === 'range' || kind === 'cpu-op' ? 1 : 0));
+/** The class of each kind (by index in TRACE_EVENT_KINDS), each kept up to its own cap. */
+const GPU_CLASS = 0;
+const HOST_CLASS = 1;
+const CLASS_OF_KIND = Uint8Array.from(TRACE_EVENT_KINDS, (kind) => (kind === 'range' || kind === 'cpu-op' ? HOST_CLASS : GPU_CLASS));
 
 export class TraceEvents {
   count = 0;
@@ -45,14 +47,16 @@ export class TraceEvents {
   private readonly nameIndex = new Map<string, number>();
   /** Events seen per kind (by index in TRACE_EVENT_KINDS), kept or not. */
   private readonly seenByKind = new Float64Array(TRACE_EVENT_KINDS.length);
-  private gpuKept = 0;
-  private hostKept = 0;
+  /** Events kept and the most kept, per class (GPU_CLASS, HOST_CLASS). */
+  private readonly keptByClass = new Float64Array(2);
+  private readonly capByClass: Float64Array;
 
   /** `expectedRows`: how many events the reader expects (columns.ts); never more than the caps keep. */
   constructor(
     readonly caps: { gpu: number; host: number } = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP },
     expectedRows = INITIAL_ROWS,
   ) {
+    this.capByClass = Float64Array.of(caps.gpu, caps.host);
     const rows = Math.max(1, Math.min(caps.gpu + caps.host, expectedRows));
     this.starts = new Float64Array(rows);
     this.durs = new Float64Array(rows);
@@ -77,13 +81,10 @@ export class TraceEvents {
   addKind(k: number, name: string, startNs: number, durNs: number, device: number, lane: number): void {
     this.seenByKind[k]! += 1;
     if (!Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
-    if (HOST_KINDS[k] === 1) {
-      if (this.hostKept >= this.caps.host) return;
-      this.hostKept += 1;
-    } else {
-      if (this.gpuKept >= this.caps.gpu) return;
-      this.gpuKept += 1;
-    }
+    // One path for both classes: an event of the class not seen yet does not undo optimized callers.
+    const c = CLASS_OF_KIND[k]!;
+    if (this.keptByClass[c]! >= this.capByClass[c]!) return;
+    this.keptByClass[c]! += 1;
     if (this.count === this.starts.length) this.grow();
     let id = this.nameIndex.get(name);
     if (id === undefined) {

@@ -184,13 +184,13 @@ export class LaunchSites {
   /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
   kernel(times: SiteTimes, externalId: number, correlation: number, durNs: number): boolean {
     const site = this.siteOfEvent(externalId, correlation);
-    if (site < 0) {
-      this.unlinked++;
-      return false;
-    }
-    this.attributed++;
-    times.add(site, durNs);
-    return true;
+    // Both counts updated on either way, so that the first launch of the other kind does not send
+    // the caller's optimized code back to the interpreter.
+    const linked = site >= 0 ? 1 : 0;
+    this.attributed += linked;
+    this.unlinked += 1 - linked;
+    if (site >= 0) times.add(site, durNs);
+    return site >= 0;
   }
 
   /**

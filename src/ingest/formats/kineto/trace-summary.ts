@@ -443,10 +443,11 @@ export class TraceSummary implements ScanSink {
     recordShape(r, at, shape);
     if (!Number.isNaN(shape[0]) || !Number.isNaN(shape[3])) sum.shapes.add(shape, dur);
     const linked = this.launchSites.kernel(sum.sites, r[at + S_EXTERNAL_ID]!, correlation, dur);
+    const capturing = this.graphs.active;
     // A kernel without an op may be a graph replay's: kept until its capture can be matched.
-    const kept = !linked && this.graphs.active && this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, dur);
+    const kept = !linked && capturing && this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, dur);
     if (!kept && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), correlation, dur);
-    if (this.graphs.active) this.graphs.gpuEvent(correlation);
+    if (capturing) this.graphs.gpuEvent(correlation);
     this.ops.push(startNs, startNs + dur, device, correlation, entry.kind);
     this.record(r, at, RECORD_KERNEL, entry.name, dur, device, recordLane(r, at));
   }
