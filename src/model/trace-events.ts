@@ -86,12 +86,7 @@ export class TraceEvents {
     if (this.keptByClass[c]! >= this.capByClass[c]!) return;
     this.keptByClass[c]! += 1;
     if (this.count === this.starts.length) this.grow();
-    let id = this.nameIndex.get(name);
-    if (id === undefined) {
-      id = this.names.length;
-      this.names.push(name);
-      this.nameIndex.set(name, id);
-    }
+    const id = this.nameIndex.get(name) ?? this.newName(name);
     const i = this.count++;
     this.starts[i] = startNs;
     this.durs[i] = durNs;
@@ -99,6 +94,13 @@ export class TraceEvents {
     this.lanes[i] = Number.isFinite(lane) ? lane : 0;
     this.kinds[i] = k;
     this.nameIds[i] = id;
+  }
+
+  private newName(name: string): number {
+    const id = this.names.length;
+    this.names.push(name);
+    this.nameIndex.set(name, id);
+    return id;
   }
 
   /** Events seen but not kept, per kind (none when nothing was cut). */

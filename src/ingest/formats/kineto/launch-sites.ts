@@ -144,18 +144,12 @@ export class LaunchSites {
 
   /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded (matmul ops only). */
   op(op: OpName, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
-    const name = op.name;
     this.ops++;
-    let stack = this.lastOpen;
     // Object.is: NaN (no numeric tid) is one thread, as it is to the Map.
-    if (!stack || !Object.is(thread, this.lastThread)) {
-      stack = this.open.get(thread);
-      if (!stack) this.open.set(thread, (stack = new OpenOps()));
-      this.lastThread = thread;
-      this.lastOpen = stack;
-    }
+    const stack = this.lastOpen !== undefined && Object.is(thread, this.lastThread) ? this.lastOpen : this.openOn(thread);
     let depth = stack.length;
-    if (depth > 0 && start < stack.starts[depth - 1]!) this.unordered++;
+    // Counted without a branch: the first op out of order does not undo the caller's optimized code.
+    this.unordered += depth > 0 && start < stack.starts[depth - 1]! ? 1 : 0;
     // Closed ops leave; so does one this op is not inside (µs rounding can cross ends by a ns or two).
     const ends = stack.ends;
     while (depth > 0) {
@@ -165,13 +159,27 @@ export class LaunchSites {
     }
     stack.length = depth;
     const chain = this.chainOf(depth > 0 ? stack.chains[depth - 1]! : -1, op.id);
-    const rows = op.matmul ? matmulRows(name, inputDims) : undefined;
-    const own = rows?.reduce((product, d) => product * d, 1);
     const inherited = depth > 0 ? stack.tokens[depth - 1]! : NO_TOKENS;
-    if (rows && inherited === NO_TOKENS) this.outermostMatmul?.(name, rows, start);
-    const tokens = own ?? inherited;
+    const tokens = op.matmul ? this.matmulTokens(op.name, inputDims, inherited, start) : inherited;
     stack.push(start, end, chain, tokens);
     if (Number.isInteger(externalId) && externalId >= 0) this.siteById.set(externalId, this.siteOf(chain, tokens));
+  }
+
+  /** The open ops of a thread other than the last one's. */
+  private openOn(thread: number): OpenOps {
+    let stack = this.open.get(thread);
+    if (!stack) this.open.set(thread, (stack = new OpenOps()));
+    this.lastThread = thread;
+    this.lastOpen = stack;
+    return stack;
+  }
+
+  /** A matmul op's token count (its own M, else the enclosing op's); tells the outermost ones' shapes. */
+  private matmulTokens(name: string, inputDims: string | undefined, inherited: number, start: number): number {
+    const rows = matmulRows(name, inputDims);
+    if (!rows) return inherited;
+    if (inherited === NO_TOKENS) this.outermostMatmul?.(name, rows, start);
+    return rows.reduce((product, d) => product * d, 1);
   }
 
   /** The site of the op an event's External id names, or -1 (none, or an op not read). */
