@@ -146,28 +146,46 @@ function memcpyKind(name: string): string {
   return 'memcpy-other';
 }
 
-/** Shapes scanned in a list before a kernel's shapes get an index. */
-const SHAPE_SCAN = 8;
-
 /** Equal, or both absent (NaN: a trace without grid or block). */
 const sameDim = (a: number, b: number): boolean => a === b || (a !== a && b !== b);
 
 /**
  * The launch shapes (grid x,y,z then block x,y,z) of one kernel and the time spent in each, in
- * first-seen order: six dims a shape in one typed array, scanned while few and indexed by an
- * open-addressing table once many (a dynamic grid), so that a kernel event allocates nothing.
+ * first-seen order: six dims a shape in one typed array, indexed by an open-addressing table, so
+ * that a kernel event allocates nothing.
  */
 class LaunchShapes {
   count = 0;
   dims = new Float64Array(6);
   ns = new Float64Array(1);
   /** entry + 1 per slot, 0 empty; a power of two at least twice `count`. */
-  private index: Int32Array | undefined;
+  private index = new Int32Array(4);
 
   add(shape: Float64Array, ns: number): void {
-    const at = this.find(shape);
-    if (at >= 0) this.ns[at]! += ns;
-    else this.append(shape, ns);
+    const index = this.index;
+    const mask = index.length - 1;
+    let slot = shapeHash(shape, 0) & mask;
+    for (; ; slot = (slot + 1) & mask) {
+      const at = index[slot]! - 1;
+      if (at < 0) break;
+      if (this.same(at, shape)) {
+        this.ns[at]! += ns;
+        return;
+      }
+    }
+    if (this.count === this.ns.length) {
+      const dims = new Float64Array(this.count * 12);
+      dims.set(this.dims);
+      this.dims = dims;
+      const sums = new Float64Array(this.count * 2);
+      sums.set(this.ns);
+      this.ns = sums;
+    }
+    const at = this.count++;
+    this.dims.set(shape, at * 6);
+    this.ns[at] = ns;
+    index[slot] = at + 1;
+    if (this.count * 2 > index.length) this.reindex(index.length * 2);
   }
 
   /** The shape with the most time (the first of equals), or -1. */
@@ -183,45 +201,15 @@ class LaunchShapes {
     return sameDim(dims[o]!, shape[0]!) && sameDim(dims[o + 1]!, shape[1]!) && sameDim(dims[o + 2]!, shape[2]!) && sameDim(dims[o + 3]!, shape[3]!) && sameDim(dims[o + 4]!, shape[4]!) && sameDim(dims[o + 5]!, shape[5]!);
   }
 
-  private find(shape: Float64Array): number {
-    const index = this.index;
-    if (index === undefined) {
-      for (let k = 0; k < this.count; k++) if (this.same(k, shape)) return k;
-      return -1;
+  private reindex(length: number): void {
+    const index = new Int32Array(length);
+    const mask = length - 1;
+    for (let at = 0; at < this.count; at++) {
+      let slot = shapeHash(this.dims, at * 6) & mask;
+      while (index[slot] !== 0) slot = (slot + 1) & mask;
+      index[slot] = at + 1;
     }
-    const mask = index.length - 1;
-    for (let slot = shapeHash(shape, 0) & mask; ; slot = (slot + 1) & mask) {
-      const at = index[slot]! - 1;
-      if (at < 0 || this.same(at, shape)) return at;
-    }
-  }
-
-  private append(shape: Float64Array, ns: number): void {
-    if (this.count === this.ns.length) {
-      const dims = new Float64Array(this.count * 12);
-      dims.set(this.dims);
-      this.dims = dims;
-      const sums = new Float64Array(this.count * 2);
-      sums.set(this.ns);
-      this.ns = sums;
-    }
-    const at = this.count++;
-    this.dims.set(shape, at * 6);
-    this.ns[at] = ns;
-    if (this.index !== undefined && this.count * 2 <= this.index.length) this.place(this.index, at);
-    else if (this.count > SHAPE_SCAN) {
-      let length = 32;
-      while (length < this.count * 4) length *= 2;
-      this.index = new Int32Array(length);
-      for (let k = 0; k < this.count; k++) this.place(this.index, k);
-    }
-  }
-
-  private place(index: Int32Array, at: number): void {
-    const mask = index.length - 1;
-    let slot = shapeHash(this.dims, at * 6) & mask;
-    while (index[slot] !== 0) slot = (slot + 1) & mask;
-    index[slot] = at + 1;
+    this.index = index;
   }
 }
 
