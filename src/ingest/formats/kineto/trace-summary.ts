@@ -235,11 +235,9 @@ export class TraceSummary implements ScanSink {
   private readonly one = new Float64Array(SLOTS);
   /**
    * The events are summed from their records (tape.ts's slots, read in place: the tape's, or `one`),
-   * passed as (r, at); `bytes` are what the record's name and Input Dims ranges index into, `cat`
-   * the category text of an event read for it (CAT_UNKNOWN).
+   * passed as (r, at); `bytes` are what the record's name and Input Dims ranges index into.
    */
   private bytes: Buffer = Buffer.alloc(0);
-  private cat: string | undefined;
   /** The event's launch shape (grid x,y,z then block x,y,z). */
   private readonly shape = new Float64Array(6);
   private baseUs: number | undefined;
@@ -325,23 +323,20 @@ export class TraceSummary implements ScanSink {
     }
     f.write(this.one, 0);
     this.bytes = f.buffer;
-    this.cat = f.cat;
+    // An event whose category the scanner could not tell was read with its `cat`.
+    if (category === CAT_UNKNOWN) category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
     this.use(this.one, 0, category, offset);
     return end;
   }
 
   taped(records: Float64Array, count: number, bytes: Buffer, base: number): void {
     this.bytes = bytes;
-    this.cat = undefined;
     for (let at = 0, end = count * SLOTS; at < end; at += SLOTS) this.use(records, at, records[at + S_CATEGORY]!, base + records[at + S_START]!);
   }
 
+  /** One event; `category` as read (CAT_SKIP, or CAT_UNKNOWN from the tape, which reads no `cat`: none). */
   private use(r: Float64Array, at: number, category: number, offset: number): void {
-    if (category === CAT_UNKNOWN) {
-      category = this.cat === undefined ? CAT_SKIP : categoryOfString(this.cat);
-      if (category === CAT_SKIP) return;
-    }
-    if (r[at + S_PH] !== PH_COMPLETE) return;
+    if (category === CAT_SKIP || category === CAT_UNKNOWN || r[at + S_PH] !== PH_COMPLETE) return;
     if (category === CAT_CPU_OP) return this.cpuOp(r, at);
     if (category === CAT_PYTHON) return this.pythonFrame(r, at);
     if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
