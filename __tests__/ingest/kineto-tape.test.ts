@@ -5,23 +5,31 @@
  * compared by bench/kineto-same.mjs; here, the single events at the edges of what the tape takes.
  */
 import { categoryOf, CAT_CPU_OP, CAT_KERNEL, CAT_PYTHON, CAT_SKIP } from '../../src/ingest/formats/kineto/categories.js';
-import { EventFields } from '../../src/ingest/formats/kineto/event-reader.js';
-import { EventTape, S_CATEGORY, S_END, S_NAME_ID, S_START } from '../../src/ingest/formats/kineto/tape.js';
+import { EventFields, recordDurNs, recordInputDims, recordName, recordShape } from '../../src/ingest/formats/kineto/event-reader.js';
+import * as T from '../../src/ingest/formats/kineto/tape.js';
+import { EventTape, S_CATEGORY, S_END, S_NAME_ID, S_START, SLOTS } from '../../src/ingest/formats/kineto/tape.js';
+
+/** One event's record in the tape's layout, with the bytes its ranges index into. */
+interface EventRecord {
+  records: Float64Array;
+  bytes: Buffer;
+  cat?: string;
+}
 
 /** The events of `texts` as one traceEvents array's elements, run through the tape from the first `{`. */
-function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: number; start: number; end: number; fields: EventFields }>; left: number[] } {
+function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: number; start: number; end: number; fields: EventRecord }>; left: number[] } {
   const bytes = Buffer.from(`[${texts.join(',\n  ')}]`);
   const tape = new EventTape();
   tape.load(bytes);
-  const records: Array<{ category: number; start: number; end: number; fields: EventFields }> = [];
+  const records: Array<{ category: number; start: number; end: number; fields: EventRecord }> = [];
   const left: number[] = [];
   let p = 1;
   while (bytes[p] === 0x7b) {
     const stop = tape.scan(p);
     for (let k = 0; k < tape.count; k++) {
       const at = k * tape.slots;
-      const fields = new EventFields();
-      fields.fromTape(tape.records, at, bytes);
+      // A copy: the next scan writes over the tape's records.
+      const fields = { records: tape.records.slice(at, at + SLOTS), bytes };
       records.push({ category: tape.records[at + S_CATEGORY]!, start: tape.records[at + S_START]!, end: tape.records[at + S_END]!, fields });
     }
     if (tape.stoppedAfterEvent) break;
@@ -33,22 +41,33 @@ function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: n
   return { bytes, records, left };
 }
 
-function fieldsOf(f: EventFields): Record<string, unknown> {
+/** What the JavaScript reader reads of the event at `start`, as the summary sees it (a record of the tape's layout). */
+function readByJs(bytes: Buffer, start: number, wantArgs: boolean): { end: number; fields: EventRecord } {
+  const reader = new EventFields();
+  const end = reader.read(bytes, start, bytes.length, false, wantArgs);
+  const records = new Float64Array(SLOTS);
+  reader.write(records, 0);
+  return { end, fields: { records, bytes, cat: reader.cat } };
+}
+
+function fieldsOf({ records: r, bytes, cat }: EventRecord): Record<string, unknown> {
+  const shape = new Float64Array(6);
+  recordShape(r, 0, shape);
   return {
-    ph: f.ph,
-    cat: f.cat,
-    name: f.name(),
-    pid: f.pid,
-    tid: f.tid,
-    ts: f.hasTs ? [f.tsUs, f.tsFracNs] : undefined,
-    durNs: f.hasDur ? f.durNs : undefined,
-    device: f.device,
-    stream: f.stream,
-    correlation: f.correlation,
-    externalId: f.externalId,
-    bytes: f.bytes,
-    inputDims: f.inputDims(),
-    shape: [...f.shape],
+    ph: r[T.S_PH],
+    cat,
+    name: recordName(r, 0, bytes),
+    pid: r[T.S_PID],
+    tid: r[T.S_TID],
+    ts: r[T.S_HAS_TS] === 1 ? [r[T.S_TS_US], r[T.S_TS_FRAC]] : undefined,
+    durNs: r[T.S_HAS_DUR] === 1 ? recordDurNs(r, 0) : undefined,
+    device: r[T.S_DEVICE],
+    stream: r[T.S_STREAM],
+    correlation: r[T.S_CORRELATION],
+    externalId: r[T.S_EXTERNAL_ID],
+    bytes: r[T.S_BYTES],
+    inputDims: recordInputDims(r, 0, bytes),
+    shape: [...shape],
   };
 }
 
@@ -82,10 +101,9 @@ describe('kineto event tape', () => {
     expect(left).toEqual([]);
     expect(records.map((r) => r.category)).toEqual([CAT_KERNEL, CAT_CPU_OP, CAT_PYTHON, 3, 5, 7, CAT_KERNEL, CAT_KERNEL, CAT_KERNEL, CAT_CPU_OP, 6, 8, ...Array<number>(20).fill(CAT_KERNEL)]);
     for (const record of records) {
-      const expected = new EventFields();
-      const end = expected.read(bytes, record.start, bytes.length, false, record.category !== CAT_PYTHON);
-      expect(record.end).toBe(end);
-      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected));
+      const expected = readByJs(bytes, record.start, record.category !== CAT_PYTHON);
+      expect(record.end).toBe(expected.end);
+      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected.fields));
     }
     // The values the reader gives, written from the text: the µs fraction's fourth digit rounds.
     expect(fieldsOf(records[0]!.fields)).toMatchObject({ ts: [5155819497601, 679], durNs: 464600, shape: [16, 1, 1, 256, 1, 1], correlation: 4078231, externalId: 329731 });
@@ -115,7 +133,7 @@ describe('kineto event tape', () => {
     // The reader must be able to read past each (so the mismatched brackets are balanced for it).
     const { bytes, records, left } = scanAll(texts);
     expect(left.map((at) => bytes.toString('utf8', at, at + 20))).toEqual(odd.map((text) => text.slice(0, 20)));
-    expect(records.map((r) => r.fields.name())).toEqual(odd.map(() => 'plain'));
+    expect(records.map((r) => recordName(r.fields.records, 0, r.fields.bytes))).toEqual(odd.map(() => 'plain'));
   });
 
   it('reads events whose members follow in a learned order as it reads the first of them, and leaves those that depart from it', () => {
@@ -152,13 +170,12 @@ describe('kineto event tape', () => {
     const kept = texts.filter((text) => !text.includes('"ac2g"') && !left.includes(text));
     expect(result.records).toHaveLength(kept.length);
     for (const record of result.records) {
-      const expected = new EventFields();
-      const end = expected.read(result.bytes, record.start, result.bytes.length, false, true);
-      expect(record.end).toBe(end);
-      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected));
+      const expected = readByJs(result.bytes, record.start, true);
+      expect(record.end).toBe(expected.end);
+      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected.fields));
     }
     // Values written from the text of the departing events.
-    const byName = (name: string) => result.records.filter((r) => r.fields.name() === name).map((r) => fieldsOf(r.fields));
+    const byName = (name: string) => result.records.map((r) => fieldsOf(r.fields)).filter((fields) => fields['name'] === name);
     expect(byName('aten::mm')).toContainEqual(expect.objectContaining({ pid: 469, tid: 469, externalId: 330647 }));
     expect(byName('aten::mm')).toContainEqual(expect.objectContaining({ pid: NaN, tid: 469, externalId: 330648 }));
     expect(byName('aten::mm')).toContainEqual(expect.objectContaining({ device: 5, externalId: 330649 }));
@@ -181,9 +198,9 @@ describe('kineto event tape', () => {
     expect(left).toEqual([]);
     expect(records).toHaveLength(300);
     records.forEach((record, i) => {
-      const expected = new EventFields();
-      expect(record.end).toBe(expected.read(bytes, record.start, bytes.length, false, true));
-      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected));
+      const expected = readByJs(bytes, record.start, true);
+      expect(record.end).toBe(expected.end);
+      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected.fields));
       // Written from the text.
       expect(fieldsOf(record.fields)).toMatchObject({ name: `n${i % 7}`, pid: i, device: i % 4, stream: i, correlation: i * 3, ts: [i, 250], bytes: i >= 200 ? i : NaN });
     });

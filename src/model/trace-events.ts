@@ -30,7 +30,10 @@ export interface TraceEvent {
   lane: number;
 }
 
-const isHostKind = (kind: number): boolean => TRACE_EVENT_KINDS[kind] === 'range' || TRACE_EVENT_KINDS[kind] === 'cpu-op';
+/** The class of each kind (by index in TRACE_EVENT_KINDS), each kept up to its own cap. */
+const GPU_CLASS = 0;
+const HOST_CLASS = 1;
+const CLASS_OF_KIND = Uint8Array.from(TRACE_EVENT_KINDS, (kind) => (kind === 'range' || kind === 'cpu-op' ? HOST_CLASS : GPU_CLASS));
 
 export class TraceEvents {
   count = 0;
@@ -42,16 +45,18 @@ export class TraceEvents {
   private nameIds: Int32Array;
   private readonly names: string[] = [];
   private readonly nameIndex = new Map<string, number>();
-  /** Events seen per kind, kept or not. */
-  readonly seen: Record<TraceEventKind, number> = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
-  private gpuKept = 0;
-  private hostKept = 0;
+  /** Events seen per kind (by index in TRACE_EVENT_KINDS), kept or not. */
+  private readonly seenByKind = new Float64Array(TRACE_EVENT_KINDS.length);
+  /** Events kept and the most kept, per class (GPU_CLASS, HOST_CLASS). */
+  private readonly keptByClass = new Float64Array(2);
+  private readonly capByClass: Float64Array;
 
   /** `expectedRows`: how many events the reader expects (columns.ts); never more than the caps keep. */
   constructor(
     readonly caps: { gpu: number; host: number } = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP },
     expectedRows = INITIAL_ROWS,
   ) {
+    this.capByClass = Float64Array.of(caps.gpu, caps.host);
     const rows = Math.max(1, Math.min(caps.gpu + caps.host, expectedRows));
     this.starts = new Float64Array(rows);
     this.durs = new Float64Array(rows);
@@ -61,24 +66,27 @@ export class TraceEvents {
     this.nameIds = new Int32Array(rows);
   }
 
+  /** Events seen per kind, kept or not. */
+  get seen(): Record<TraceEventKind, number> {
+    const out = {} as Record<TraceEventKind, number>;
+    TRACE_EVENT_KINDS.forEach((kind, k) => (out[kind] = this.seenByKind[k]!));
+    return out;
+  }
+
   add(kind: TraceEventKind, name: string, startNs: number, durNs: number, device: number, lane: number): void {
-    this.seen[kind] += 1;
+    this.addKind(TRACE_EVENT_KINDS.indexOf(kind), name, startNs, durNs, device, lane);
+  }
+
+  /** add() with the kind as its index in TRACE_EVENT_KINDS: for readers that add an event per event read. */
+  addKind(k: number, name: string, startNs: number, durNs: number, device: number, lane: number): void {
+    this.seenByKind[k]! += 1;
     if (!Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
-    const k = TRACE_EVENT_KINDS.indexOf(kind);
-    if (isHostKind(k)) {
-      if (this.hostKept >= this.caps.host) return;
-      this.hostKept += 1;
-    } else {
-      if (this.gpuKept >= this.caps.gpu) return;
-      this.gpuKept += 1;
-    }
+    // One path for both classes: an event of the class not seen yet does not undo optimized callers.
+    const c = CLASS_OF_KIND[k]!;
+    if (this.keptByClass[c]! >= this.capByClass[c]!) return;
+    this.keptByClass[c]! += 1;
     if (this.count === this.starts.length) this.grow();
-    let id = this.nameIndex.get(name);
-    if (id === undefined) {
-      id = this.names.length;
-      this.names.push(name);
-      this.nameIndex.set(name, id);
-    }
+    const id = this.nameIndex.get(name) ?? this.newName(name);
     const i = this.count++;
     this.starts[i] = startNs;
     this.durs[i] = durNs;
@@ -88,12 +96,20 @@ export class TraceEvents {
     this.nameIds[i] = id;
   }
 
+  private newName(name: string): number {
+    const id = this.names.length;
+    this.names.push(name);
+    this.nameIndex.set(name, id);
+    return id;
+  }
+
   /** Events seen but not kept, per kind (none when nothing was cut). */
   dropped(): Partial<Record<TraceEventKind, number>> {
     const kept: Record<TraceEventKind, number> = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
     for (let i = 0; i < this.count; i++) kept[TRACE_EVENT_KINDS[this.kinds[i]!]!] += 1;
     const out: Partial<Record<TraceEventKind, number>> = {};
-    for (const kind of TRACE_EVENT_KINDS) if (this.seen[kind] > kept[kind]) out[kind] = this.seen[kind] - kept[kind];
+    const seen = this.seen;
+    for (const kind of TRACE_EVENT_KINDS) if (seen[kind] > kept[kind]) out[kind] = seen[kind] - kept[kind];
     return out;
   }
 

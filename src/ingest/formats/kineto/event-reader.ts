@@ -3,6 +3,8 @@
  * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `stream`, `correlation`, `External id`,
  * `bytes`, `grid`, `block`, and the byte range of `Input Dims`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
  * ns digits exactly (a float64 of epoch µs does not). Other keys are skipped by their bytes.
+ * What it read is written as a record of the WebAssembly tape's layout (write()), and the record*
+ * functions read such records in place, so that the summary reads one kind of record either way.
  */
 import { COLON, COMMA, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET } from './json-element.js';
 import { decodeJsonString, stringEnd } from './string-end.js';
@@ -127,6 +129,9 @@ export class EventFields {
   tsFracNs = 0;
   hasDur = false;
   durNs = 0;
+  /** durNs as whole µs and a ns remainder, as the tape's records hold it. */
+  durUs = 0;
+  durFracNs = 0;
   device = NaN;
   /** args.stream of a GPU event (NaN when absent). */
   stream = NaN;
@@ -183,63 +188,36 @@ export class EventFields {
   }
 
   /**
-   * Take the fields of an event the WebAssembly tape read (tape.ts): the record at `at` of
-   * `records`, whose ranges index into `bytes`. The same fields read() gives for the same event.
+   * Write the fields read into record `at` of `records`, in the WebAssembly tape's layout (tape.ts),
+   * so that events read here and on the tape are summed by one reader of records (the record* functions).
    */
-  fromTape(records: Float64Array, at: number, bytes: Buffer): void {
-    this.b = bytes;
-    this.ph = records[at + T.S_PH]!;
-    this.cat = undefined;
-    this.nameStart = records[at + T.S_NAME_START]!;
-    this.nameEnd = records[at + T.S_NAME_END]!;
-    this.nameId = records[at + T.S_NAME_ID]!;
-    this.pid = records[at + T.S_PID]!;
-    this.tid = records[at + T.S_TID]!;
-    // As read() does, times absent from this event leave the last ones in place (unread when absent).
-    this.hasTs = records[at + T.S_HAS_TS] === 1;
-    if (this.hasTs) {
-      this.tsUs = records[at + T.S_TS_US]!;
-      this.tsFracNs = records[at + T.S_TS_FRAC]!;
-    }
-    this.hasDur = records[at + T.S_HAS_DUR] === 1;
-    if (this.hasDur) this.durNs = records[at + T.S_DUR_US]! * 1000 + records[at + T.S_DUR_FRAC]!;
-    this.device = records[at + T.S_DEVICE]!;
-    this.stream = records[at + T.S_STREAM]!;
-    this.correlation = records[at + T.S_CORRELATION]!;
-    this.externalId = records[at + T.S_EXTERNAL_ID]!;
-    this.bytes = records[at + T.S_BYTES]!;
-    this.inputDimsStart = records[at + T.S_DIMS_START]!;
-    this.inputDimsEnd = records[at + T.S_DIMS_END]!;
-    if (records[at + T.S_SHAPE_SET] === 1) {
-      for (let k = 0; k < 6; k++) this.shape[k] = records[at + T.S_SHAPE + k]!;
-      this.shapeSet = true;
-    } else if (this.shapeSet) {
-      this.shape.fill(NaN);
-      this.shapeSet = false;
-    }
+  write(records: Float64Array, at: number): void {
+    records[at + T.S_PH] = this.ph;
+    records[at + T.S_NAME_START] = this.nameStart;
+    records[at + T.S_NAME_END] = this.nameEnd;
+    records[at + T.S_NAME_ID] = this.nameId;
+    records[at + T.S_PID] = this.pid;
+    records[at + T.S_TID] = this.tid;
+    records[at + T.S_HAS_TS] = this.hasTs ? 1 : 0;
+    records[at + T.S_TS_US] = this.tsUs;
+    records[at + T.S_TS_FRAC] = this.tsFracNs;
+    records[at + T.S_HAS_DUR] = this.hasDur ? 1 : 0;
+    records[at + T.S_DUR_US] = this.durUs;
+    records[at + T.S_DUR_FRAC] = this.durFracNs;
+    records[at + T.S_DEVICE] = this.device;
+    records[at + T.S_STREAM] = this.stream;
+    records[at + T.S_CORRELATION] = this.correlation;
+    records[at + T.S_EXTERNAL_ID] = this.externalId;
+    records[at + T.S_BYTES] = this.bytes;
+    records[at + T.S_DIMS_START] = this.inputDimsStart;
+    records[at + T.S_DIMS_END] = this.inputDimsEnd;
+    records.set(this.shape, at + T.S_SHAPE);
+    records[at + T.S_SHAPE_SET] = 1;
   }
 
   /** The bytes the last read() parsed; name and other ranges index into it. */
   get buffer(): Buffer {
     return this.b;
-  }
-
-  /** The raw JSON of `Input Dims`, when the event has it. */
-  inputDims(): string | undefined {
-    return this.inputDimsStart < 0 ? undefined : this.b.toString('utf8', this.inputDimsStart, this.inputDimsEnd);
-  }
-
-  /** The event's name, decoded. */
-  name(): string | undefined {
-    if (this.nameStart < 0) return undefined;
-    return this.decode(this.nameStart, this.nameEnd);
-  }
-
-  /** True when the name starts with the given ASCII text (checked on the bytes). */
-  nameStartsWith(prefix: Buffer): boolean {
-    if (this.nameStart < 0 || this.nameEnd - this.nameStart < prefix.length) return false;
-    for (let k = 0; k < prefix.length; k++) if (this.b[this.nameStart + k] !== prefix[k]) return false;
-    return true;
   }
 
   private decode(start: number, end: number): string {
@@ -361,6 +339,8 @@ export class EventFields {
         if (isNumberStart(c) && this.is3(ks, ke, P_DUR)) {
           const q = this.micros(p);
           this.hasDur = true;
+          this.durUs = this.whole;
+          this.durFracNs = this.fracNs;
           this.durNs = this.whole * 1000 + this.fracNs;
           return q;
         }
@@ -573,4 +553,50 @@ export class EventFields {
     }
     return this.fail('the end of a nested value', this.end);
   }
+}
+
+/*
+ * One event as a record in the WebAssembly tape's layout (tape.ts's S_* slots): a record of the
+ * tape's own, or one EventFields.write() filled. Numbers are read straight from their slots (nothing
+ * is copied per event); these read what takes more than one slot, or the event's bytes, which the
+ * record's ranges index into.
+ */
+
+/** The event's dur in ns (meaningful when S_HAS_DUR is 1). */
+export function recordDurNs(records: Float64Array, at: number): number {
+  return records[at + T.S_DUR_US]! * 1000 + records[at + T.S_DUR_FRAC]!;
+}
+
+/** The event's ts in ns from `baseUs` µs (meaningful when S_HAS_TS is 1). */
+export function recordNsFrom(records: Float64Array, at: number, baseUs: number): number {
+  return (records[at + T.S_TS_US]! - baseUs) * 1000 + records[at + T.S_TS_FRAC]!;
+}
+
+/** The launch shape into `out` (grid x,y,z then block x,y,z; NaN where absent). */
+export function recordShape(records: Float64Array, at: number, out: Float64Array): void {
+  if (records[at + T.S_SHAPE_SET] === 1) for (let k = 0; k < 6; k++) out[k] = records[at + T.S_SHAPE + k]!;
+  else out.fill(NaN);
+}
+
+/** The raw JSON of `Input Dims`, when the event has it. */
+export function recordInputDims(records: Float64Array, at: number, bytes: Buffer): string | undefined {
+  const start = records[at + T.S_DIMS_START]!;
+  return start < 0 ? undefined : bytes.toString('utf8', start, records[at + T.S_DIMS_END]!);
+}
+
+/** The event's name, decoded (undefined when it has none). */
+export function recordName(records: Float64Array, at: number, bytes: Buffer): string | undefined {
+  const start = records[at + T.S_NAME_START]!;
+  if (start < 0) return undefined;
+  const text = decodeJsonString(bytes, start, records[at + T.S_NAME_END]!);
+  if (text === undefined) throw new EventSyntaxError('expected a valid JSON string', start);
+  return text;
+}
+
+/** True when the name starts with the given ASCII text (checked on the bytes). */
+export function recordNameStartsWith(records: Float64Array, at: number, bytes: Buffer, prefix: Buffer): boolean {
+  const start = records[at + T.S_NAME_START]!;
+  if (start < 0 || records[at + T.S_NAME_END]! - start < prefix.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (bytes[start + k] !== prefix[k]) return false;
+  return true;
 }

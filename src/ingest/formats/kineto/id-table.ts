@@ -34,3 +34,57 @@ export class IdTable {
     return id < this.dense.length ? this.dense[id]! - 1 : -1;
   }
 }
+
+/**
+ * Numbers given to pairs of small non-negative integers (an op chain's parent and its op's name; a
+ * chain and a token count), 0, 1, 2, … in first-seen order: an open-addressing table of typed
+ * arrays, so that the lookup made per op read allocates nothing.
+ */
+export class PairIds {
+  /** Ids given so far. */
+  size = 0;
+  /** Per slot: the pair and its id + 1 (0: empty). */
+  private firsts = new Int32Array(1024);
+  private seconds = new Int32Array(1024);
+  private ids = new Int32Array(1024);
+
+  /** The pair's id, given the next one when new. */
+  intern(first: number, second: number): number {
+    const mask = this.ids.length - 1;
+    let slot = pairHash(first, second) & mask;
+    for (; ; slot = (slot + 1) & mask) {
+      const id = this.ids[slot]! - 1;
+      if (id < 0) break;
+      if (this.firsts[slot] === first && this.seconds[slot] === second) return id;
+    }
+    const id = this.size++;
+    this.firsts[slot] = first;
+    this.seconds[slot] = second;
+    this.ids[slot] = id + 1;
+    if (this.size * 2 > this.ids.length) this.grow();
+    return id;
+  }
+
+  private grow(): void {
+    const { firsts, seconds, ids } = this;
+    const length = ids.length * 2;
+    this.firsts = new Int32Array(length);
+    this.seconds = new Int32Array(length);
+    this.ids = new Int32Array(length);
+    const mask = length - 1;
+    for (let old = 0; old < ids.length; old++) {
+      if (ids[old] === 0) continue;
+      let slot = pairHash(firsts[old]!, seconds[old]!) & mask;
+      while (this.ids[slot] !== 0) slot = (slot + 1) & mask;
+      this.firsts[slot] = firsts[old]!;
+      this.seconds[slot] = seconds[old]!;
+      this.ids[slot] = ids[old]!;
+    }
+  }
+}
+
+function pairHash(first: number, second: number): number {
+  let h = Math.imul(first, 0x9e3779b1) ^ second;
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
+  return (h ^ (h >>> 13)) >>> 0;
+}

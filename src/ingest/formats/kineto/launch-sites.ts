@@ -10,7 +10,8 @@
  * kernels are read.
  */
 import { grown } from '../../../model/columns.js';
-import { IdTable } from './id-table.js';
+import { IdTable, PairIds } from './id-table.js';
+import { KeyTimes } from './key-times.js';
 
 /** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
 const MATMUL_INPUT: ReadonlyMap<string, number> = new Map([
@@ -96,7 +97,7 @@ export interface OpName {
 }
 
 /** Time of one kernel (name, device) per launch site; kept on the kernel's running sums. */
-export type SiteTimes = Map<number, number>;
+export type SiteTimes = KeyTimes;
 
 export interface Attribution {
   launchedBy: string;
@@ -110,13 +111,13 @@ export class LaunchSites {
   /** Chain nodes: parent chain (-1 at the root) and op name id. */
   private readonly chainParent: number[] = [];
   private readonly chainName: number[] = [];
-  /** Chain by (parent + 1, op name id): one small map per parent, so that keys stay small integers. */
-  private readonly chainIds: Array<Map<number, number> | undefined> = [];
+  /** Chain by (parent + 1, op name id). */
+  private readonly chainIds = new PairIds();
   /** Sites: a chain and the token count of its innermost matmul (-1: none). */
   private readonly siteChain: number[] = [];
   private readonly siteTokens: number[] = [];
-  /** Site by (chain, token count + 1, capped): one small map per chain. */
-  private readonly siteIds: Array<Map<number, number> | undefined> = [];
+  /** Site by (chain, token count + 1, capped). */
+  private readonly siteIds = new PairIds();
   private readonly open = new Map<number, OpenOps>();
   /** The last thread's open ops: consecutive ops are mostly on one thread. */
   private lastThread = NaN;
@@ -143,18 +144,12 @@ export class LaunchSites {
 
   /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded (matmul ops only). */
   op(op: OpName, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
-    const name = op.name;
     this.ops++;
-    let stack = this.lastOpen;
     // Object.is: NaN (no numeric tid) is one thread, as it is to the Map.
-    if (!stack || !Object.is(thread, this.lastThread)) {
-      stack = this.open.get(thread);
-      if (!stack) this.open.set(thread, (stack = new OpenOps()));
-      this.lastThread = thread;
-      this.lastOpen = stack;
-    }
+    const stack = this.lastOpen !== undefined && Object.is(thread, this.lastThread) ? this.lastOpen : this.openOn(thread);
     let depth = stack.length;
-    if (depth > 0 && start < stack.starts[depth - 1]!) this.unordered++;
+    // Counted without a branch: the first op out of order does not undo the caller's optimized code.
+    this.unordered += depth > 0 && start < stack.starts[depth - 1]! ? 1 : 0;
     // Closed ops leave; so does one this op is not inside (µs rounding can cross ends by a ns or two).
     const ends = stack.ends;
     while (depth > 0) {
@@ -164,13 +159,27 @@ export class LaunchSites {
     }
     stack.length = depth;
     const chain = this.chainOf(depth > 0 ? stack.chains[depth - 1]! : -1, op.id);
-    const rows = op.matmul ? matmulRows(name, inputDims) : undefined;
-    const own = rows?.reduce((product, d) => product * d, 1);
     const inherited = depth > 0 ? stack.tokens[depth - 1]! : NO_TOKENS;
-    if (rows && inherited === NO_TOKENS) this.outermostMatmul?.(name, rows, start);
-    const tokens = own ?? inherited;
+    const tokens = op.matmul ? this.matmulTokens(op.name, inputDims, inherited, start) : inherited;
     stack.push(start, end, chain, tokens);
     if (Number.isInteger(externalId) && externalId >= 0) this.siteById.set(externalId, this.siteOf(chain, tokens));
+  }
+
+  /** The open ops of a thread other than the last one's. */
+  private openOn(thread: number): OpenOps {
+    let stack = this.open.get(thread);
+    if (!stack) this.open.set(thread, (stack = new OpenOps()));
+    this.lastThread = thread;
+    this.lastOpen = stack;
+    return stack;
+  }
+
+  /** A matmul op's token count (its own M, else the enclosing op's); tells the outermost ones' shapes. */
+  private matmulTokens(name: string, inputDims: string | undefined, inherited: number, start: number): number {
+    const rows = matmulRows(name, inputDims);
+    if (!rows) return inherited;
+    if (inherited === NO_TOKENS) this.outermostMatmul?.(name, rows, start);
+    return rows.reduce((product, d) => product * d, 1);
   }
 
   /** The site of the op an event's External id names, or -1 (none, or an op not read). */
@@ -183,13 +192,13 @@ export class LaunchSites {
   /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
   kernel(times: SiteTimes, externalId: number, correlation: number, durNs: number): boolean {
     const site = this.siteOfEvent(externalId, correlation);
-    if (site < 0) {
-      this.unlinked++;
-      return false;
-    }
-    this.attributed++;
-    times.set(site, (times.get(site) ?? 0) + durNs);
-    return true;
+    // Both counts updated on either way, so that the first launch of the other kind does not send
+    // the caller's optimized code back to the interpreter.
+    const linked = site >= 0 ? 1 : 0;
+    this.attributed += linked;
+    this.unlinked += 1 - linked;
+    if (site >= 0) times.add(site, durNs);
+    return site >= 0;
   }
 
   /**
@@ -200,7 +209,7 @@ export class LaunchSites {
     if (site < 0) return;
     this.unlinked--;
     this.attributed++;
-    times.set(site, (times.get(site) ?? 0) + durNs);
+    times.add(site, durNs);
   }
 
   /** The site with the most time, as a chain of op names, with its share and tokens. */
@@ -208,11 +217,13 @@ export class LaunchSites {
     if (!times || times.size === 0) return undefined;
     let best = -1;
     let bestNs = -1;
-    for (const [site, ns] of times) if (ns > bestNs) [best, bestNs] = [site, ns];
+    for (let k = 0; k < times.size; k++) {
+      if (times.ns[k]! > bestNs) [best, bestNs] = [times.keys[k]!, times.ns[k]!];
+    }
     const chain = this.siteChain[best]!;
     // Launches from the same chain with other token counts count towards the chain's share.
     let chainNs = 0;
-    for (const [site, ns] of times) if (this.siteChain[site] === chain) chainNs += ns;
+    for (let k = 0; k < times.size; k++) if (this.siteChain[times.keys[k]!] === chain) chainNs += times.ns[k]!;
     const out: Attribution = { launchedBy: this.chainText(chain), launchedByShare: totalNs > 0 ? Math.min(1, chainNs / totalNs) : 1 };
     const tokens = this.siteTokens[best]!;
     if (tokens !== NO_TOKENS) out.tokens = tokens;
@@ -230,27 +241,20 @@ export class LaunchSites {
   }
 
   private chainOf(parent: number, name: number): number {
-    let children = this.chainIds[parent + 1];
-    if (!children) this.chainIds[parent + 1] = children = new Map();
-    const known = children.get(name);
-    if (known !== undefined) return known;
-    const id = this.chainParent.length;
-    this.chainParent.push(parent);
-    this.chainName.push(name);
-    children.set(name, id);
+    const id = this.chainIds.intern(parent + 1, name);
+    if (id === this.chainParent.length) {
+      this.chainParent.push(parent);
+      this.chainName.push(name);
+    }
     return id;
   }
 
   private siteOf(chain: number, tokens: number): number {
-    let sites = this.siteIds[chain];
-    if (!sites) this.siteIds[chain] = sites = new Map();
-    const key = Math.min(tokens + 1, 2 ** 24 - 1);
-    const known = sites.get(key);
-    if (known !== undefined) return known;
-    const id = this.siteChain.length;
-    this.siteChain.push(chain);
-    this.siteTokens.push(tokens);
-    sites.set(key, id);
+    const id = this.siteIds.intern(chain, Math.min(tokens + 1, 2 ** 24 - 1));
+    if (id === this.siteChain.length) {
+      this.siteChain.push(chain);
+      this.siteTokens.push(tokens);
+    }
     return id;
   }
 

@@ -77,9 +77,13 @@ export class NameCache<T> {
    * id for the same bytes (-1: not numbered, looked up by its bytes).
    */
   getById(id: number, buf: Buffer, start: number, end: number): NameEntry<T> {
-    if (id < 0) return this.get(buf, start, end);
-    let entry = this.byId[id];
-    if (entry === undefined) this.byId[id] = entry = this.get(buf, start, end);
+    // One call to get() for both misses, so that the first name without an id does not undo the
+    // caller's optimized code.
+    let entry = id >= 0 ? this.byId[id] : undefined;
+    if (entry === undefined) {
+      entry = this.get(buf, start, end);
+      if (id >= 0) this.byId[id] = entry;
+    }
     return entry;
   }
 

@@ -38,6 +38,7 @@
  */
 import type { PythonSite } from '../../../model/capture.js';
 import { IdTable } from './id-table.js';
+import { KeyTimes } from './key-times.js';
 
 /** What one python_function event's name says. */
 export type FrameKind =
@@ -46,7 +47,7 @@ export type FrameKind =
   | { kind: 'user'; function: string; file: string; line: number };
 
 /** Time of one kernel (name, device) per Python site code; kept on the kernel's running sums. */
-export type PythonSiteTimes = Map<number, number>;
+export type PythonSiteTimes = KeyTimes;
 
 const FRAME = /^(.*)\((\d+)\): (.+)$/s;
 const MODULE = /^nn\.Module: (.+?)(?:_\d+)?$/s;
@@ -151,6 +152,10 @@ function grow<T extends Float64Array | Int32Array>(from: T, to: T): T {
 
 export class PythonFrames {
   private readonly threads = new Map<number, Map<number, ThreadFrames>>();
+  /** The last thread looked up, by (pid, tid). */
+  private lastPid = NaN;
+  private lastTid = NaN;
+  private lastThread: ThreadFrames | undefined;
   private readonly siteFrames: Array<Extract<FrameKind, { kind: 'user' }>> = [];
   private readonly siteModules: number[] = [];
   /** (frame, module) → site; frames are the interned objects of their names, numbered on first use. */
@@ -257,7 +262,7 @@ export class PythonFrames {
   /** The sites of one kernel's time, most first: at most `limit`, each at least `minShare` of it. */
   sites(times: PythonSiteTimes | undefined, totalNs: number, limit = 3, minShare = 0.01): PythonSite[] {
     if (!times || times.size === 0 || !(totalNs > 0)) return [];
-    const ranked = [...times].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const ranked = Array.from(times.keys.subarray(0, times.size), (code, k) => [code, times.ns[k]!] as const).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     const out: PythonSite[] = [];
     for (const [code, ns] of ranked.slice(0, limit)) {
       const share = Math.min(1, ns / totalNs);
@@ -280,14 +285,19 @@ export class PythonFrames {
       return;
     }
     this.attributed++;
-    times.set(code, (times.get(code) ?? 0) + durNs);
+    times.add(code, durNs);
   }
 
   private thread(pid: number, tid: number): ThreadFrames {
+    // Consecutive frames are mostly on one thread. Object.is: NaN (no numeric id) is one thread, as it is to the Map.
+    if (this.lastThread !== undefined && Object.is(pid, this.lastPid) && Object.is(tid, this.lastTid)) return this.lastThread;
     let byTid = this.threads.get(pid);
     if (!byTid) this.threads.set(pid, (byTid = new Map()));
     let thread = byTid.get(tid);
     if (!thread) byTid.set(tid, (thread = new ThreadFrames()));
+    this.lastPid = pid;
+    this.lastTid = tid;
+    this.lastThread = thread;
     return thread;
   }
 

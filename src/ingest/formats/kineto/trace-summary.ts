@@ -18,7 +18,7 @@ import {
   CAT_UNKNOWN,
   categoryOfString,
 } from './categories.js';
-import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
+import { EventFields, EventSyntaxError, INCOMPLETE, recordDurNs, recordInputDims, recordName, recordNameStartsWith, recordNsFrom, recordShape } from './event-reader.js';
 import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
 import { LaunchSites, type OpName, type SiteTimes } from './launch-sites.js';
@@ -26,12 +26,37 @@ import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
 import { decodeJsonString } from './string-end.js';
-import { S_CATEGORY, S_START, SLOTS } from './tape.js';
+import {
+  S_BYTES,
+  S_CATEGORY,
+  S_CORRELATION,
+  S_DEVICE,
+  S_EXTERNAL_ID,
+  S_HAS_DUR,
+  S_HAS_TS,
+  S_NAME_END,
+  S_NAME_ID,
+  S_NAME_START,
+  S_PH,
+  S_PID,
+  S_START,
+  S_STREAM,
+  S_TID,
+  S_TS_US,
+  SLOTS,
+} from './tape.js';
+import { KeyTimes } from './key-times.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
-import { HOST_DEVICE, TraceEvents, type TraceEventKind } from '../../../model/trace-events.js';
-import { INITIAL_ROWS } from '../../../model/columns.js';
+import { HOST_DEVICE, TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
+import { grown, INITIAL_ROWS } from '../../../model/columns.js';
 
 const PH_COMPLETE = 88; // 'X'
+/** The trace record's kinds, by index (TraceEvents.addKind). */
+const RECORD_KERNEL = TRACE_EVENT_KINDS.indexOf('kernel');
+const RECORD_MEMCPY = TRACE_EVENT_KINDS.indexOf('memcpy');
+const RECORD_MEMSET = TRACE_EVENT_KINDS.indexOf('memset');
+const RECORD_RANGE = TRACE_EVENT_KINDS.indexOf('range');
+const RECORD_CPU_OP = TRACE_EVENT_KINDS.indexOf('cpu-op');
 /**
  * Rows to start the op log and the trace record with, from the file's size (model/columns.ts):
  * Kineto traces hold a kernel or copy per 1–4 KB of JSON (kernel-heavy ones per 1 KB) and an event
@@ -50,6 +75,8 @@ const MAX_FROM_FIRST_NS = 30 * 24 * 3600 * 1e9;
 const MAX_FROM_FIRST_TEXT = '30 days';
 const PROFILER_STEP = Buffer.from('ProfilerStep#', 'latin1');
 const BUILT_IN = Buffer.from('<built-in ', 'latin1');
+const BUILT_IN_NAME = 1;
+const OTHER_NAME = 2;
 const SKIPPED_FRAME: FrameKind = { kind: 'skip' };
 const LAUNCH_CALL = /^(?:cuda|cu|hip)[A-Za-z]*Launch[A-Za-z]*Kernel/;
 const GRAPH_LAUNCH_CALL = /^(?:cuda|cu|hip)GraphLaunch/;
@@ -79,22 +106,15 @@ const CATEGORY_LABEL: Record<number, string> = {
   [CAT_GPU_ANNOTATION]: 'gpu_user_annotation',
 };
 
-interface LaunchShape {
-  ns: number;
-  dims: Float64Array;
-}
-
 interface KernelSum {
   totalNs: number;
   instances: number;
   minNs: number;
   maxNs: number;
-  /** Launch shapes seen (grid x,y,z, block x,y,z) and the time spent in each; usually one or two. */
-  shapes: LaunchShape[];
-  /** The shapes by their six dims, once there are more than a short scan's worth (a dynamic grid). */
-  shapeIndex?: Map<string, LaunchShape>;
+  /** Launch shapes seen and the time spent in each; usually one or two. */
+  shapes: LaunchShapes;
   /** Time by launching op (launch-sites.ts), when the trace links kernels to ops. */
-  sites?: SiteTimes;
+  sites: SiteTimes;
   /** Time by the Python frame that launched it (python-frames.ts), when the trace holds Python stacks. */
   python?: PythonSiteTimes;
 }
@@ -111,6 +131,11 @@ interface ApiSum {
   capture: number;
 }
 
+/** A GPU stream as one number: the stream (laneOf) on its device. */
+const streamKey = (device: number, stream: number): number => device * 2 ** 21 + stream;
+/** The trace record's lane of a GPU event: args.stream, else its tid (NaN: none). */
+const recordLane = (r: Float64Array, at: number): number => (Number.isInteger(r[at + S_STREAM]) ? r[at + S_STREAM]! : r[at + S_TID]!);
+
 const decodeName = (bytes: Buffer): string => decodeJsonString(bytes, 0, bytes.length) ?? bytes.toString('utf8');
 const NO_NAME = Buffer.from('(unnamed)');
 
@@ -121,46 +146,110 @@ function memcpyKind(name: string): string {
   return 'memcpy-other';
 }
 
-/** Shapes scanned in a list before a kernel's shapes get an index. */
-const SHAPE_SCAN = 8;
-
-/** Equal, or both absent (NaN: a trace without grid or block): as the index's key sees them. */
+/** Equal, or both absent (NaN: a trace without grid or block). */
 const sameDim = (a: number, b: number): boolean => a === b || (a !== a && b !== b);
-const shapeKey = (d: Float64Array): string => `${d[0]},${d[1]},${d[2]},${d[3]},${d[4]},${d[5]}`;
 
-function addShape(sum: KernelSum, shape: Float64Array, ns: number): void {
-  if (sum.shapeIndex) {
-    const key = shapeKey(shape);
-    const known = sum.shapeIndex.get(key);
-    if (known) known.ns += ns;
-    else {
-      const added = { ns, dims: Float64Array.from(shape) };
-      sum.shapes.push(added);
-      sum.shapeIndex.set(key, added);
+/**
+ * The launch shapes (grid x,y,z then block x,y,z) of one kernel and the time spent in each, in
+ * first-seen order: six dims a shape in one typed array, indexed by an open-addressing table, so
+ * that a kernel event allocates nothing.
+ */
+class LaunchShapes {
+  count = 0;
+  dims = new Float64Array(6);
+  ns = new Float64Array(1);
+  /** entry + 1 per slot, 0 empty; a power of two at least twice `count`. */
+  private index = new Int32Array(4);
+
+  add(shape: Float64Array, ns: number): void {
+    const index = this.index;
+    const mask = index.length - 1;
+    let slot = shapeHash(shape, 0) & mask;
+    for (; ; slot = (slot + 1) & mask) {
+      const at = index[slot]! - 1;
+      if (at < 0) break;
+      if (this.same(at, shape)) {
+        this.ns[at]! += ns;
+        return;
+      }
     }
-    return;
-  }
-  for (const known of sum.shapes) {
-    const dims = known.dims;
-    if (sameDim(dims[0]!, shape[0]!) && sameDim(dims[1]!, shape[1]!) && sameDim(dims[2]!, shape[2]!) && sameDim(dims[3]!, shape[3]!) && sameDim(dims[4]!, shape[4]!) && sameDim(dims[5]!, shape[5]!)) {
-      known.ns += ns;
-      return;
+    if (this.count === this.ns.length) {
+      const dims = new Float64Array(this.count * 12);
+      dims.set(this.dims);
+      this.dims = dims;
+      const sums = new Float64Array(this.count * 2);
+      sums.set(this.ns);
+      this.ns = sums;
     }
+    const at = this.count++;
+    this.dims.set(shape, at * 6);
+    this.ns[at] = ns;
+    index[slot] = at + 1;
+    if (this.count * 2 > index.length) this.reindex(index.length * 2);
   }
-  sum.shapes.push({ ns, dims: Float64Array.from(shape) });
-  if (sum.shapes.length > SHAPE_SCAN) sum.shapeIndex = new Map(sum.shapes.map((known) => [shapeKey(known.dims), known]));
+
+  /** The shape with the most time (the first of equals), or -1. */
+  best(): number {
+    let best = -1;
+    for (let k = 0; k < this.count; k++) if (best < 0 || this.ns[k]! > this.ns[best]!) best = k;
+    return best;
+  }
+
+  private same(at: number, shape: Float64Array): boolean {
+    const dims = this.dims;
+    const o = at * 6;
+    return sameDim(dims[o]!, shape[0]!) && sameDim(dims[o + 1]!, shape[1]!) && sameDim(dims[o + 2]!, shape[2]!) && sameDim(dims[o + 3]!, shape[3]!) && sameDim(dims[o + 4]!, shape[4]!) && sameDim(dims[o + 5]!, shape[5]!);
+  }
+
+  private reindex(length: number): void {
+    const index = new Int32Array(length);
+    const mask = length - 1;
+    for (let at = 0; at < this.count; at++) {
+      let slot = shapeHash(this.dims, at * 6) & mask;
+      while (index[slot] !== 0) slot = (slot + 1) & mask;
+      index[slot] = at + 1;
+    }
+    this.index = index;
+  }
+}
+
+/** A hash of the six dims at `from` (NaN hashes as 0, as it compares equal to NaN). */
+function shapeHash(dims: Float64Array, from: number): number {
+  let h = 0;
+  for (let k = from; k < from + 6; k++) h = Math.imul(h ^ (dims[k]! | 0), 0x9e3779b1);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** A kernel name's sums, by device; the last device's at hand (a trace's kernels are mostly on one). */
+interface KernelEntry {
+  name: string;
+  kind: OpKind;
+  byDevice: Map<number, KernelSum>;
+  lastDevice: number;
+  last: KernelSum | undefined;
 }
 
 export class TraceSummary implements ScanSink {
+  /** Reads the events the tape leaves to JavaScript, into `one` (a record of the tape's layout). */
   private readonly fields = new EventFields();
+  private readonly one = new Float64Array(SLOTS);
+  /**
+   * The events are summed from their records (tape.ts's slots, read in place: the tape's, or `one`),
+   * passed as (r, at); `bytes` are what the record's name and Input Dims ranges index into.
+   */
+  private bytes: Buffer = Buffer.alloc(0);
+  /** The event's launch shape (grid x,y,z then block x,y,z). */
+  private readonly shape = new Float64Array(6);
   private baseUs: number | undefined;
   /** Byte offset of the event whose ts is baseUs. */
   private baseOffset = 0;
   /** kernel name → its timeline kind, and device → sums */
-  private readonly kernels = new NameCache<{ name: string; kind: OpKind; byDevice: Map<number, KernelSum> }>(decodeName, (name) => ({
+  private readonly kernels = new NameCache<KernelEntry>(decodeName, (name) => ({
     name,
     kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
     byDevice: new Map(),
+    lastDevice: NaN,
+    last: undefined,
   }));
   private readonly memcpys = new NameCache<MemopSum>(decodeName, (name) => ({ kind: memcpyKind(name), name, totalNs: 0, count: 0 }));
   private readonly memsets = new NameCache<MemopSum>(decodeName, (name) => ({ kind: 'memset', name, totalNs: 0, count: 0 }));
@@ -184,6 +273,11 @@ export class TraceSummary implements ScanSink {
   private cpuOpBaseUs: number | undefined;
   readonly python = new PythonFrames();
   private readonly pythonNames = new NameCache<FrameKind>(decodeName, classifyFrame);
+  /**
+   * Per name id of the tape: BUILT_IN_NAME or OTHER_NAME once the name's bytes were looked at, so
+   * that a Python event whose name was seen before is told without reading its bytes again.
+   */
+  private builtInById = new Uint8Array(1024);
   /** Python frames and launch calls share this origin (both are CPU-side times). */
   private hostBaseUs: number | undefined;
   readonly graphCorrelations = new Set<number>();
@@ -227,46 +321,45 @@ export class TraceSummary implements ScanSink {
       if (error instanceof EventSyntaxError) throw new ScanError(error.message, offset + error.at - start);
       throw error;
     }
-    this.use(category, f, offset);
+    f.write(this.one, 0);
+    this.bytes = f.buffer;
+    // An event whose category the scanner could not tell was read with its `cat`.
+    if (category === CAT_UNKNOWN) category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
+    this.use(this.one, 0, category, offset);
     return end;
   }
 
   taped(records: Float64Array, count: number, bytes: Buffer, base: number): void {
-    const f = this.fields;
-    for (let k = 0, at = 0; k < count; k++, at += SLOTS) {
-      f.fromTape(records, at, bytes);
-      this.use(records[at + S_CATEGORY]!, f, base + records[at + S_START]!);
-    }
+    this.bytes = bytes;
+    for (let at = 0, end = count * SLOTS; at < end; at += SLOTS) this.use(records, at, records[at + S_CATEGORY]!, base + records[at + S_START]!);
   }
 
-  private use(category: number, f: EventFields, offset: number): void {
-    if (category === CAT_UNKNOWN) {
-      category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
-      if (category === CAT_SKIP) return;
-    }
-    if (f.ph !== PH_COMPLETE) return;
-    if (category === CAT_CPU_OP) return this.cpuOp();
-    if (category === CAT_PYTHON) return this.pythonFrame();
+  /** One event; `category` as read (CAT_SKIP, or CAT_UNKNOWN from the tape, which reads no `cat`: none). */
+  private use(r: Float64Array, at: number, category: number, offset: number): void {
+    if (category === CAT_SKIP || category === CAT_UNKNOWN || r[at + S_PH] !== PH_COMPLETE) return;
+    if (category === CAT_CPU_OP) return this.cpuOp(r, at);
+    if (category === CAT_PYTHON) return this.pythonFrame(r, at);
     if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
-      if (!f.nameStartsWith(PROFILER_STEP)) return category === CAT_CPU_ANNOTATION ? this.annotation() : undefined;
+      if (!recordNameStartsWith(r, at, this.bytes, PROFILER_STEP)) return category === CAT_CPU_ANNOTATION ? this.annotation(r, at) : undefined;
     }
-    if (!f.hasTs || !f.hasDur) {
+    if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1) {
       this.ctx.count('event-without-time', 'data-loss', 'complete (ph X) events without a numeric ts or dur were dropped');
       return;
     }
-    if (f.durNs < 0 || f.durNs > MAX_DURATION_NS) {
+    const durNs = recordDurNs(r, at);
+    if (durNs < 0 || durNs > MAX_DURATION_NS) {
       this.ctx.count('bad-duration', 'data-loss', 'events with a negative duration or one over 7 days (CUPTI overflow) were dropped');
       return;
     }
     if (this.baseUs === undefined) {
-      this.baseUs = f.tsUs;
+      this.baseUs = r[at + S_TS_US]!;
       this.baseOffset = offset;
     }
-    const startNs = (f.tsUs - this.baseUs) * 1000 + f.tsFracNs;
+    const startNs = recordNsFrom(r, at, this.baseUs);
     // One bogus timestamp would stretch the window past what a double counts exactly: refused here,
     // at this event, naming the event it is measured from (either of the two may be the bogus one).
     if (!(Math.abs(startNs) <= MAX_FROM_FIRST_NS)) {
-      throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${f.tsUs} µs`, offset);
+      throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${r[at + S_TS_US]} µs`, offset);
     }
     if (this.categorySeen[category] === 0) {
       this.categorySeen[category] = 1;
@@ -274,147 +367,177 @@ export class TraceSummary implements ScanSink {
     }
     switch (category) {
       case CAT_KERNEL:
-        return this.kernel(startNs);
+        return this.kernel(r, at, startNs, durNs);
       case CAT_MEMCPY:
       case CAT_MEMSET:
-        return this.memop(startNs, category === CAT_MEMSET);
+        return this.memop(r, at, startNs, durNs, category === CAT_MEMSET);
       case CAT_RUNTIME:
       case CAT_DRIVER:
-        return this.apiCall(startNs);
+        return this.apiCall(r, at, startNs, durNs);
       default:
-        return this.step(startNs, category === CAT_GPU_ANNOTATION);
+        return this.step(r, at, startNs, durNs, category === CAT_GPU_ANNOTATION);
     }
   }
 
-  /** Records the current event in the trace record, on the trace's one clock. */
-  private record(kind: TraceEventKind, name: string, device: number, lane: number): void {
-    const f = this.fields;
-    this.traceBaseUs ??= f.tsUs;
-    this.trace.add(kind, name, (f.tsUs - this.traceBaseUs) * 1000 + f.tsFracNs, f.durNs, device, lane);
+  /** Records an event in the trace record, on the trace's one clock. */
+  private record(r: Float64Array, at: number, kind: number, name: string, durNs: number, device: number, lane: number): void {
+    this.traceBaseUs ??= r[at + S_TS_US]!;
+    this.trace.addKind(kind, name, recordNsFrom(r, at, this.traceBaseUs), durNs, device, lane);
   }
 
-  /** The stream of a GPU event (args.stream, else its tid), on its device. */
-  private streamOf(device: number): number {
-    const f = this.fields;
-    const stream = Number.isInteger(f.stream) ? f.stream : Number.isInteger(f.tid) ? f.tid : -1;
-    return device * 2 ** 21 + stream;
+  /** The stream of a GPU event (args.stream, else its tid), or -1. */
+  private laneOf(r: Float64Array, at: number): number {
+    const stream = r[at + S_STREAM]!;
+    if (Number.isInteger(stream)) return stream;
+    const tid = r[at + S_TID]!;
+    return Number.isInteger(tid) ? tid : -1;
   }
 
-  private deviceOf(): number {
-    const f = this.fields;
-    if (Number.isInteger(f.device)) return f.device;
-    if (Number.isInteger(f.pid)) return f.pid;
-    return -1;
+  /** The device of a GPU event (args.device, else its pid), or -1. */
+  private deviceOf(r: Float64Array, at: number): number {
+    const device = r[at + S_DEVICE]!;
+    if (Number.isInteger(device)) return device;
+    const pid = r[at + S_PID]!;
+    return Number.isInteger(pid) ? pid : -1;
   }
 
   /** The interned entry for the event's name. */
-  private named<T>(cache: NameCache<T>): T {
-    const f = this.fields;
-    return f.nameStart < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
+  private named<T>(r: Float64Array, at: number, cache: NameCache<T>): T {
+    const start = r[at + S_NAME_START]!;
+    return start < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.getById(r[at + S_NAME_ID]!, this.bytes, start, r[at + S_NAME_END]!).value;
   }
 
-  private kernel(startNs: number): void {
-    const f = this.fields;
-    const device = this.deviceOf();
-    const { name, kind, byDevice } = this.named(this.kernels);
-    let sum = byDevice.get(device);
-    if (!sum) byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: [] }));
-    const dur = f.durNs;
+  private kernel(r: Float64Array, at: number, startNs: number, dur: number): void {
+    const device = this.deviceOf(r, at);
+    const correlation = r[at + S_CORRELATION]!;
+    const entry = this.named(r, at, this.kernels);
+    let sum = entry.last;
+    if (sum === undefined || !Object.is(device, entry.lastDevice)) {
+      sum = entry.byDevice.get(device);
+      if (!sum) entry.byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: new LaunchShapes(), sites: new KeyTimes() }));
+      entry.last = sum;
+      entry.lastDevice = device;
+    }
     sum.totalNs += dur;
     sum.instances++;
     if (dur < sum.minNs) sum.minNs = dur;
     if (dur > sum.maxNs) sum.maxNs = dur;
-    if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3])) addShape(sum, f.shape, dur);
-    const linked = this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+    const shape = this.shape;
+    recordShape(r, at, shape);
+    if (!Number.isNaN(shape[0]) || !Number.isNaN(shape[3])) sum.shapes.add(shape, dur);
+    const linked = this.launchSites.kernel(sum.sites, r[at + S_EXTERNAL_ID]!, correlation, dur);
+    const capturing = this.graphs.active;
     // A kernel without an op may be a graph replay's: kept until its capture can be matched.
-    const kept = !linked && this.graphs.active && this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, dur);
-    if (!kept && this.python.active) this.python.kernel((sum.python ??= new Map()), f.correlation, dur);
-    if (this.graphs.active) this.graphs.gpuEvent(f.correlation);
-    this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
-    this.record('kernel', name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
+    const kept = !linked && capturing && this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, dur);
+    if (!kept && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), correlation, dur);
+    if (capturing) this.graphs.gpuEvent(correlation);
+    this.ops.push(startNs, startNs + dur, device, correlation, entry.kind);
+    this.record(r, at, RECORD_KERNEL, entry.name, dur, device, recordLane(r, at));
   }
 
   /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
-  private cpuOp(): void {
-    const f = this.fields;
-    if (!f.hasTs || !f.hasDur || f.nameStart < 0) return;
-    this.cpuOpBaseUs ??= f.tsUs;
-    const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
-    const op = this.cpuOpNames.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
-    this.record('cpu-op', op.name, HOST_DEVICE, f.tid);
-    this.launchSites.op(op, f.externalId, f.tid, start, start + f.durNs, op.matmul ? f.inputDims() : undefined);
+  private cpuOp(r: Float64Array, at: number): void {
+    const nameStart = r[at + S_NAME_START]!;
+    if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0) return;
+    this.cpuOpBaseUs ??= r[at + S_TS_US]!;
+    const start = recordNsFrom(r, at, this.cpuOpBaseUs);
+    const durNs = recordDurNs(r, at);
+    const tid = r[at + S_TID]!;
+    const op = this.cpuOpNames.getById(r[at + S_NAME_ID]!, this.bytes, nameStart, r[at + S_NAME_END]!).value;
+    this.record(r, at, RECORD_CPU_OP, op.name, durNs, HOST_DEVICE, tid);
+    this.launchSites.op(op, r[at + S_EXTERNAL_ID]!, tid, start, start + durNs, op.matmul ? recordInputDims(r, at, this.bytes) : undefined);
   }
 
   /**
    * A user annotation on the CPU (its GPU copy is not counted twice): counted when its name says a
    * generation phase. Names are not interned: serving engines put per-step numbers in them.
    */
-  private annotation(): void {
-    const name = this.fields.name();
+  private annotation(r: Float64Array, at: number): void {
+    const name = recordName(r, at, this.bytes);
     if (name === undefined) return;
     this.generation.range(phaseOfName(name), name);
-    if (this.fields.hasTs && this.fields.hasDur) this.record('range', name, HOST_DEVICE, this.fields.tid);
+    if (r[at + S_HAS_TS] === 1 && r[at + S_HAS_DUR] === 1) this.record(r, at, RECORD_RANGE, name, recordDurNs(r, at), HOST_DEVICE, r[at + S_TID]!);
   }
 
   /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
-  private pythonFrame(): void {
-    const f = this.fields;
-    if (!f.hasTs || !f.hasDur || f.nameStart < 0 || f.durNs < 0) return;
-    const start = this.hostNs();
-    // Built-ins are most Python events and never the user's frame: told by their bytes, not interned.
-    const frame = f.nameStartsWith(BUILT_IN) ? SKIPPED_FRAME : this.pythonNames.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
-    if (!this.python.frame(f.pid, f.tid, start, start + f.durNs, frame)) {
+  private pythonFrame(r: Float64Array, at: number): void {
+    const nameStart = r[at + S_NAME_START]!;
+    if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0) return;
+    const durNs = recordDurNs(r, at);
+    if (durNs < 0) return;
+    const start = this.hostNs(r, at);
+    const id = r[at + S_NAME_ID]!;
+    const frame = this.isBuiltIn(r, at, id) ? SKIPPED_FRAME : this.pythonNames.getById(id, this.bytes, nameStart, r[at + S_NAME_END]!).value;
+    if (!this.python.frame(r[at + S_PID]!, r[at + S_TID]!, start, start + durNs, frame)) {
       this.ctx.count('python-frame-out-of-order', 'data-loss', 'python_function events that start before the previous one on their thread were dropped (their nesting is unknown)');
     }
   }
 
-  private hostNs(): number {
-    const f = this.fields;
-    this.hostBaseUs ??= f.tsUs;
-    return (f.tsUs - this.hostBaseUs) * 1000 + f.tsFracNs;
+  /**
+   * Built-ins are most Python events and never the user's frame: told by their bytes (once per name
+   * id), and not interned (their names hold object addresses, so they are many).
+   */
+  private isBuiltIn(r: Float64Array, at: number, id: number): boolean {
+    if (id < 0) return recordNameStartsWith(r, at, this.bytes, BUILT_IN);
+    let known = id < this.builtInById.length ? this.builtInById[id]! : 0;
+    if (known === 0) {
+      known = recordNameStartsWith(r, at, this.bytes, BUILT_IN) ? BUILT_IN_NAME : OTHER_NAME;
+      if (id >= this.builtInById.length) this.builtInById = grown(this.builtInById, Math.max(id + 1, this.builtInById.length * 2));
+      this.builtInById[id] = known;
+    }
+    return known === BUILT_IN_NAME;
   }
 
-  private memop(startNs: number, memset: boolean): void {
-    const f = this.fields;
-    const sum = this.named(memset ? this.memsets : this.memcpys);
-    sum.totalNs += f.durNs;
+  /** The event's start on the host clock, which Python frames and launch calls share (both are CPU-side times). */
+  private hostNs(r: Float64Array, at: number): number {
+    this.hostBaseUs ??= r[at + S_TS_US]!;
+    return recordNsFrom(r, at, this.hostBaseUs);
+  }
+
+  private memop(r: Float64Array, at: number, startNs: number, durNs: number, memset: boolean): void {
+    const sum = this.named(r, at, memset ? this.memsets : this.memcpys);
+    const correlation = r[at + S_CORRELATION]!;
+    sum.totalNs += durNs;
     sum.count++;
-    if (Number.isFinite(f.bytes)) sum.bytes = (sum.bytes ?? 0) + f.bytes;
+    const bytes = r[at + S_BYTES]!;
+    if (Number.isFinite(bytes)) sum.bytes = (sum.bytes ?? 0) + bytes;
     const hostCopy = sum.kind === 'memcpy-htod' || sum.kind === 'memcpy-dtoh';
-    const device = this.deviceOf();
+    const device = this.deviceOf(r, at);
     if (this.graphs.active) {
       // A memcpy or memset node of a graph replay counts for the replay's positions.
-      if (this.launchSites.siteOfEvent(f.externalId, f.correlation) < 0) this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, f.durNs);
-      this.graphs.gpuEvent(f.correlation);
+      if (this.launchSites.siteOfEvent(r[at + S_EXTERNAL_ID]!, correlation) < 0) this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, durNs);
+      this.graphs.gpuEvent(correlation);
     }
-    this.ops.push(startNs, startNs + f.durNs, device, f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
-    this.record(memset ? 'memset' : 'memcpy', sum.name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
+    this.ops.push(startNs, startNs + durNs, device, correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
+    this.record(r, at, memset ? RECORD_MEMSET : RECORD_MEMCPY, sum.name, durNs, device, recordLane(r, at));
   }
 
-  private apiCall(startNs: number): void {
-    const f = this.fields;
-    const sum = this.named(this.api);
-    sum.totalNs += f.durNs;
+  private apiCall(r: Float64Array, at: number, startNs: number, durNs: number): void {
+    const sum = this.named(r, at, this.api);
+    sum.totalNs += durNs;
     sum.calls++;
-    if (sum.graphLaunch && Number.isFinite(f.correlation)) {
-      this.graphCorrelations.add(f.correlation);
-      this.graphs.graphLaunch(f.pid, f.tid, f.correlation);
+    if (!sum.launch && !sum.graphLaunch && sum.capture === CAPTURE_NONE) return;
+    const pid = r[at + S_PID]!;
+    const tid = r[at + S_TID]!;
+    const correlation = r[at + S_CORRELATION]!;
+    if (sum.graphLaunch && Number.isFinite(correlation)) {
+      this.graphCorrelations.add(correlation);
+      this.graphs.graphLaunch(pid, tid, correlation);
     }
-    const code = sum.launch || sum.graphLaunch ? this.python.launch(f.pid, f.tid, this.hostNs(), f.correlation, sum.graphLaunch) : -1;
+    const code = sum.launch || sum.graphLaunch ? this.python.launch(pid, tid, this.hostNs(r, at), correlation, sum.graphLaunch) : -1;
     if (sum.capture === CAPTURE_NONE) return;
-    const ns = this.hostNs();
-    if (sum.capture === CAPTURE_NODE) this.graphs.launch(f.pid, f.tid, ns, f.correlation, this.launchSites.siteOfEvent(f.externalId, f.correlation), code);
-    else if (sum.capture === CAPTURE_BEGIN) this.graphs.begin(f.pid, f.tid, ns, startNs);
-    else this.graphs.end(f.pid, f.tid, ns, startNs + f.durNs);
+    const ns = this.hostNs(r, at);
+    if (sum.capture === CAPTURE_NODE) this.graphs.launch(pid, tid, ns, correlation, this.launchSites.siteOfEvent(r[at + S_EXTERNAL_ID]!, correlation), code);
+    else if (sum.capture === CAPTURE_BEGIN) this.graphs.begin(pid, tid, ns, startNs);
+    else this.graphs.end(pid, tid, ns, startNs + durNs);
   }
 
-  private step(startNs: number, gpu: boolean): void {
-    const f = this.fields;
-    const name = f.name()!;
+  private step(r: Float64Array, at: number, startNs: number, durNs: number, gpu: boolean): void {
+    const name = recordName(r, at, this.bytes)!;
     // ProfilerStep ranges: the CPU one on its thread (the GPU projection is derived, not recorded).
-    if (!gpu) this.record('range', name, HOST_DEVICE, f.tid);
+    if (!gpu) this.record(r, at, RECORD_RANGE, name, durNs, HOST_DEVICE, r[at + S_TID]!);
     const steps = gpu ? this.gpuSteps : this.cpuSteps;
-    const end = startNs + f.durNs;
+    const end = startNs + durNs;
     const known = steps.get(name);
     if (!known) steps.set(name, { name, start: startNs, end });
     else {
@@ -429,11 +552,11 @@ export class TraceSummary implements ScanSink {
       (correlation) => this.graphCorrelations.has(correlation),
       (sum, opSite, pythonCode, durNs) => {
         if (!('instances' in sum)) return; // a memcpy or memset node: no sites
-        this.launchSites.replayed((sum.sites ??= new Map()), opSite, durNs);
-        if (this.python.active) this.python.replayed((sum.python ??= new Map()), pythonCode, durNs);
+        this.launchSites.replayed(sum.sites, opSite, durNs);
+        if (this.python.active) this.python.replayed((sum.python ??= new KeyTimes()), pythonCode, durNs);
       },
       (sum, correlation, durNs) => {
-        if ('instances' in sum && this.python.active) this.python.kernel((sum.python ??= new Map()), correlation, durNs);
+        if ('instances' in sum && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), correlation, durNs);
       },
     );
     this.python.finish();
@@ -457,10 +580,9 @@ export class TraceSummary implements ScanSink {
       for (const [device, sum] of byDevice) {
         const stat: KernelStat = { name, totalNs: sum.totalNs, instances: sum.instances, minNs: sum.minNs, maxNs: sum.maxNs };
         if (device >= 0) stat.device = device;
-        let best: LaunchShape | undefined;
-        for (const shape of sum.shapes) if (!best || shape.ns > best.ns) best = shape;
-        if (best) {
-          const [gx, gy, gz, bx, by, bz] = Array.from(best.dims) as [number, number, number, number, number, number];
+        const best = sum.shapes.best();
+        if (best >= 0) {
+          const [gx, gy, gz, bx, by, bz] = Array.from(sum.shapes.dims.subarray(best * 6, best * 6 + 6)) as [number, number, number, number, number, number];
           if ([gx, gy, gz].every(Number.isFinite)) stat.grid = [gx, gy, gz];
           if ([bx, by, bz].every(Number.isFinite)) stat.block = [bx, by, bz];
         }
