@@ -256,7 +256,7 @@ function stage(url, name) {
   const file = url.split('/').pop();
   if (file === 'input-file.js') return 'reading the file (reads awaited by the scanner)';
   if (file === 'tape.js') return 'reading events into the tape (WebAssembly, wasm/kineto-tape.ts)';
-  if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader; from the tape: fromTape)';
+  if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader: the record readers, and the JavaScript reader of events the tape leaves)';
   if (['json-element.js', 'json-scanner.js', 'string-end.js', 'categories.js'].includes(file)) return 'finding events and their category (kineto/json-scanner, json-element)';
   if (['trace-summary.js', 'launch-sites.js', 'name-cache.js', 'python-frames.js', 'graph-captures.js', 'trace-events.js', 'id-table.js', 'generation-facts.js', 'columns.js'].includes(file)) {
     return 'summing kept events (trace-summary: op chains, Python frames, names, trace record)';
