@@ -16,7 +16,9 @@ import type { ComparisonRow, Report } from '../../src/model/report.js';
 import { migrateReport } from '../../src/model/migrate.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 
-const PAIRS = join(import.meta.dirname, '..', 'fixtures', 'h200-pairs');
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
+const PAIRS = join(FIXTURES, 'h200-pairs');
+/** A capture of h200-pairs by its folder and stem, or of another fixture folder as `../folder/stem`. */
 const trace = (name: string) => join(PAIRS, `${name}.trace.json.gz`);
 
 /** Each ProfilerStep's duration on the GPU (its gpu_user_annotation range), ms, from the raw trace. */
@@ -60,12 +62,14 @@ const AA = [1, 2, 3, 4, 5, 6].map((i) => `trace_aa/aa_${i}`);
 const SLOW6 = ['trace_aa/slow6_1', 'trace_aa/slow6_2'];
 const SLOW3 = ['trace_aa/slow3_1', 'trace_aa/slow3_2'];
 const EAGER = ['trace_aa/eager_1', 'trace_aa/eager_2', 'trace_aa/eager_3', 'opt_ab/graph_off'];
+// The same host-bound decode on an H100, four of eight processes (h100-eager-aa/PROVENANCE.md).
+const EAGER_H100 = ['eager_11', 'eager_4', 'eager_5', 'eager_8'].map((stem) => `../h100-eager-aa/${stem}`);
 const ordered = (names: readonly string[]) => names.flatMap((a) => names.filter((b) => b !== a).map((b) => [a, b] as const));
 const across = (heads: readonly string[], bases: readonly string[]) => heads.flatMap((h) => bases.map((b) => [h, b] as const));
 
 const reports = new Map<string, Report>();
 beforeAll(async () => {
-  const names = new Set([...SAME_DECODE, ...SLOWER.flatMap((p) => [p.base, p.head]), ...AA, ...SLOW6, ...SLOW3, ...EAGER]);
+  const names = new Set([...SAME_DECODE, ...SLOWER.flatMap((p) => [p.base, p.head]), ...AA, ...SLOW6, ...SLOW3, ...EAGER, ...EAGER_H100]);
   for (const name of names) reports.set(name, await analyze({ inputs: [trace(name)] }));
 }, 300_000);
 const report = (name: string) => reports.get(name)!;
@@ -174,6 +178,19 @@ describe('the decode launched kernel by kernel, four processes (host-bound, trac
     // The kernels fill well under a quarter of a host-launched step (2.7 ms of 13-22 ms).
     expect(reading.profiledStep!.kernelShare).toBeLessThan(0.25);
     expect(result.verdict).not.toBe('fail');
+  });
+
+  it.each(ordered(EAGER_H100))('on an H100, %s against %s: no fail, where a 5 %% floor would have failed some', (head, base) => {
+    const result = compare(report(head), report(base));
+    expect(stepRow(result)!.status).not.toBe('fail');
+    expect(result.verdict).not.toBe('fail');
+  });
+
+  it('on an H100, the same code moved 9 % between processes: the GPU floor would have failed that A/A pair', () => {
+    const [fastest, slowest] = [EAGER_H100[0]!, EAGER_H100[3]!];
+    expect(medianOf(gpuSteps(slowest)) / medianOf(gpuSteps(fastest)) - 1).toBeGreaterThan(0.09);
+    const atGpuFloor = compare(report(slowest), report(fastest), { thresholds: { profiler_step_ms: 5 } });
+    expect(stepRow(atGpuFloor)!.status).toBe('fail');
   });
 
   it('a floor set for profiler_step_ms is kept, host-bound or not', () => {

@@ -45,8 +45,9 @@ export const GPU_BOUND_STEP_KERNEL_SHARE = 0.8;
 /**
  * The floor (%) of the profiled step time where the baseline's step is the host's: its length is
  * the host's speed, which moves between processes far more than a GPU's. Four processes of the decode
- * launched kernel by kernel (trace_aa/eager_1-3, opt_ab/graph_off) put their median steps
- * 13.27-21.57 ms apart: 1.63×. A step must double to fail, so a host-bound window's traces alone
+ * launched kernel by kernel on an H200 (trace_aa/eager_1-3, opt_ab/graph_off) put their median steps
+ * 13.27-21.57 ms apart: 1.63× (eight on a quieter H100 host, 10 %: fixtures/h100-eager-aa). A step
+ * must double to fail, so a host-bound window's traces alone
  * catch only a change of that size (CUDA graphs undone: 5×); the workload's run lines catch less.
  */
 export const HOST_BOUND_STEP_FLOOR_PCT = 100;
