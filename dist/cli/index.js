@@ -1863,8 +1863,8 @@ var analyze = __nccwpck_require__(1843);
 var errors = __nccwpck_require__(3916);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
 var input_file = __nccwpck_require__(3311);
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 52 modules
-var registry = __nccwpck_require__(5351);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 53 modules
+var registry = __nccwpck_require__(6377);
 ;// CONCATENATED MODULE: ./src/github/http.ts
 /**
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
@@ -2209,7 +2209,7 @@ async function reports_findReportFiles(paths) {
             info = await (0,promises_.stat)(path);
         }
         catch (error) {
-            throw new errors/* InputError */.dz(path, `cannot read it (${error.code ?? 'error'}); expected a report.json or a directory holding some`);
+            throw new errors/* InputError */.dz(path, `cannot read it (${(0,errors/* systemErrorText */.f9)(error)}); expected a report.json or a directory holding some`);
         }
         if (!info.isDirectory()) {
             found.push({ path });
@@ -2230,7 +2230,7 @@ async function reports_loadReport(path) {
         info = await (0,promises_.stat)(path);
     }
     catch (error) {
-        throw new errors/* InputError */.dz(path, `cannot read it (${error.code ?? 'error'}); expected a profile-gate report.json`);
+        throw new errors/* InputError */.dz(path, `cannot read it (${(0,errors/* systemErrorText */.f9)(error)}); expected a profile-gate report.json`);
     }
     if (info.isDirectory()) {
         const inside = (0,external_node_path_.join)(path, model_report/* REPORT_FILE */.Uq);
@@ -2244,7 +2244,7 @@ async function reports_loadReport(path) {
         text = await (0,promises_.readFile)(path, 'utf8');
     }
     catch (error) {
-        throw new errors/* InputError */.dz(path, `cannot read it (${error.code ?? 'error'}); expected a profile-gate report.json`);
+        throw new errors/* InputError */.dz(path, `cannot read it (${(0,errors/* systemErrorText */.f9)(error)}); expected a profile-gate report.json`);
     }
     // Bounded while it is parsed (model/read-report.ts): a small file can hold an array of millions.
     try {
@@ -2667,7 +2667,7 @@ async function gatherCaptures(paths, how) {
         catch (error) {
             const code = error.code;
             if (code !== 'ENOENT' && code !== 'ENOTDIR')
-                throw new errors/* InputError */.dz(path, `cannot read the input (${code ?? 'error'}); expected a capture file or a directory of them`);
+                throw new errors/* InputError */.dz(path, `cannot read the input (${(0,errors/* systemErrorText */.f9)(error)}); expected a capture file or a directory of them`);
             missing.push(path);
         }
     }
@@ -4044,7 +4044,7 @@ async function loadFamilies(path) {
         text = await (0,promises_.readFile)(path, 'utf8');
     }
     catch (error) {
-        throw new errors/* InputError */.dz(path, `cannot read the families file (${error.code ?? 'error'})`);
+        throw new errors/* InputError */.dz(path, `cannot read the families file (${(0,errors/* systemErrorText */.f9)(error)})`);
     }
     return parseUserFamilies(text, path);
 }
@@ -9988,7 +9988,7 @@ async function scrubForUpload(files, options) {
             await (0,input_file/* readPrefix */.fr)(file, 1);
         }
         catch (error) {
-            withheld.push({ file, kind: 'unreadable', reason: `could not be read (${error.code ?? 'error'})` });
+            withheld.push({ file, kind: 'unreadable', reason: `could not be read (${(0,errors/* systemErrorText */.f9)(error)})` });
             continue;
         }
         try {
@@ -10051,12 +10051,17 @@ async function filesUnder(path) {
         info = await (0,promises_.stat)(path);
     }
     catch (error) {
-        throw new errors/* InputError */.dz(path, `cannot read it (${error.code ?? 'error'}); expected a file or a folder to scrub`);
+        throw new errors/* InputError */.dz(path, `cannot read it (${(0,errors/* systemErrorText */.f9)(error)}); expected a file or a folder to scrub`);
     }
     if (!info.isDirectory())
         return [(0,external_node_path_.resolve)(path)];
     const entries = await (0,promises_.readdir)(path, { recursive: true, withFileTypes: true });
     return entries.filter((entry) => entry.isFile()).map((entry) => (0,external_node_path_.resolve)(entry.parentPath, entry.name)).sort();
+}
+/** A path as the user would type it: relative to the working folder when inside it, else whole (never `../../x`). */
+function shownPath(file) {
+    const rel = (0,external_node_path_.relative)(process.cwd(), file);
+    return rel && !rel.startsWith('..') && !(0,external_node_path_.isAbsolute)(rel) ? rel : file;
 }
 async function runScrubCommand(argv, env = process.env) {
     const config = { args: argv, allowPositionals: true, strict: true, options: flagOptions('scrub') };
@@ -10084,7 +10089,7 @@ async function runScrubCommand(argv, env = process.env) {
     const redactions = staged.reduce((sum, file) => sum + file.redactions, 0);
     process.stdout.write(`scrub: ${staged.length} file(s) written to ${out}, ${redactions} secret or environment value(s) taken out, ${withheld.length} left out\n`);
     for (const { file, reason } of withheld)
-        process.stdout.write(`  left out ${(0,external_node_path_.relative)(process.cwd(), file) || file}: ${reason}\n`);
+        process.stdout.write(`  left out ${shownPath(file)}: ${reason}\n`);
     return errors/* EXIT_OK */.Ij;
 }
 
@@ -10632,6 +10637,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   YF: () => (/* binding */ DEFAULT_STEP_TIME_THRESHOLDS),
   jA: () => (/* binding */ GATE_OPTION_KEYS),
   N2: () => (/* binding */ GATE_OPTION_SPECS),
+  XM: () => (/* binding */ GPU_BOUND_STEP_KERNEL_SHARE),
+  gk: () => (/* binding */ HOST_BOUND_STEP_FLOOR_PCT),
   TR: () => (/* binding */ KERNEL_TIME_PREFIX),
   Xp: () => (/* binding */ ciLevel),
   fi: () => (/* binding */ gateOptionDefaultText),
@@ -10727,7 +10734,30 @@ const DEFAULT_METRIC_FLOORS_PCT = {
     prefill_tok_s: 3,
     tpot_ms: 3,
     ttft_ms: 5,
+    // The profiled steps of two traces where the GPU fills the baseline's step (profiler-steps.ts;
+    // a host-bound one takes HOST_BOUND_STEP_FLOOR_PCT): one process per side, so a side's steps do
+    // not show the noise between processes. Ten captures of one H200 decode replayed from CUDA graphs,
+    // each its own process (fixtures/h200-pairs: trace_aa/aa_1-6 in one session; gpu_bound/torch_b8_kineto,
+    // spin_ab/base, dequant_ab/dq_bf16 with Python stacks, opt_ab/opt over three days) put their
+    // median steps 2.867-2.904 ms apart: 1.3 % (0.2 % within the session). 5 % is nearly four times
+    // that, and fails both processes made 6 % slower (trace_aa/slow6, +5.5-6.1 %).
+    profiler_step_ms: 5,
 };
+/**
+ * A profiled step is the GPU's where kernels fill at least this share of the baseline's (its kernel
+ * time per step over its median step): 0.93 for the decode replayed from CUDA graphs. Launched
+ * kernel by kernel, the same decode's kernels fill 0.12-0.20 of a step the host sets.
+ */
+const GPU_BOUND_STEP_KERNEL_SHARE = 0.8;
+/**
+ * The floor (%) of the profiled step time where the baseline's step is the host's: its length is
+ * the host's speed, which moves between processes far more than a GPU's. Four processes of the decode
+ * launched kernel by kernel on an H200 (trace_aa/eager_1-3, opt_ab/graph_off) put their median steps
+ * 13.27-21.57 ms apart: 1.63× (eight on a quieter H100 host, 10 %: fixtures/h100-eager-aa). A step
+ * must double to fail, so a host-bound window's traces alone
+ * catch only a change of that size (CUDA graphs undone: 5×); the workload's run lines catch less.
+ */
+const HOST_BOUND_STEP_FLOOR_PCT = 100;
 /**
  * Default growth of a family's or top kernel's GPU time per step that warns / fails, as a percent of
  * the baseline's step time (measured, else its kernel time per step), and never below an absolute
@@ -11200,6 +11230,90 @@ function medianIntervalMinSamples(level = _gate_options_js__WEBPACK_IMPORTED_MOD
 function withMedianInterval(metric) {
     const interval = medianInterval(metric.samples);
     return { ...metric, ci: interval ? [interval.low, interval.high] : null };
+}
+
+
+/***/ }),
+
+/***/ 1524:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ny: () => (/* binding */ profilerStepsMeasure),
+/* harmony export */   pb: () => (/* binding */ profiledStepRegime),
+/* harmony export */   uU: () => (/* binding */ PROFILER_STEP_METRIC),
+/* harmony export */   wW: () => (/* binding */ profilerStepMetric)
+/* harmony export */ });
+/* unused harmony export profilerStepSamples */
+/* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1126);
+/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2861);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5500);
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4490);
+/**
+ * The step time of a profiled window, from its own step ranges: ProfilerStep#N (or a range that
+ * marks each step) as the GPU saw it, one sample per step in time order. Where neither side's
+ * workload states a step time (tok/s with the batch, TPOT, ITL), this is the only step time two
+ * traces hold, and without it a change that leaves the kernels alone and slows the host (launches
+ * no longer replayed from a CUDA graph, a sync added per step) would compare as no change at all.
+ *
+ * Under the profiler every step is slower by the profiler's own cost per launch and per op, on both
+ * sides alike; where a change adds host launches, that cost grows with them, so the step grows
+ * more under the profiler than outside it. Its gate floor is wider for that (gate-options.ts), and
+ * the workload's own numbers, where both sides have them, always come first.
+ */
+
+
+
+
+const PROFILER_STEP_METRIC = 'profiler_step_ms';
+/** The workload-stated metrics that give a measured step time on both sides (per-step.ts measuredStepTime). */
+const STEP_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'];
+/** Each step's duration in ms, in time order; undefined without MIN_STEPS steps of positive length. */
+function profilerStepSamples(side) {
+    const steps = side.timeline?.steps ?? [];
+    if (steps.length < _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_0__/* .MIN_STEPS */ .TU)
+        return undefined;
+    const samples = [];
+    for (const step of steps) {
+        if (step.durNs === undefined || !(step.durNs > 0))
+            return undefined;
+        samples.push(step.durNs / 1e6);
+    }
+    return samples;
+}
+function hasMetric(side, name) {
+    return side.metrics.some((m) => m.name === name && Number.isFinite(m.value) && m.value > 0);
+}
+/**
+ * Whether the step time comes from the profiled steps: both sides have them, no workload metric
+ * gives a step time on both sides, and neither side's workload wrote a metric of the same name.
+ */
+function profilerStepsMeasure(current, baseline) {
+    if (STEP_METRICS.some((name) => hasMetric(current, name) && hasMetric(baseline, name)))
+        return false;
+    if (hasMetric(current, PROFILER_STEP_METRIC) || hasMetric(baseline, PROFILER_STEP_METRIC))
+        return false;
+    return profilerStepSamples(current) !== undefined && profilerStepSamples(baseline) !== undefined;
+}
+/** The side's profiled steps as a metric the gate compares like any other (its samples are the steps). */
+function profilerStepMetric(side) {
+    const samples = profilerStepSamples(side);
+    if (!samples)
+        return undefined;
+    const { unit, direction } = (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .metricInfo */ .R)(PROFILER_STEP_METRIC);
+    return { name: PROFILER_STEP_METRIC, unit, direction, samples, value: (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_3__/* .median */ .J)(samples) };
+}
+/**
+ * The share of the baseline's profiled step its kernels fill (kernel time per step per device over
+ * the median step), and whether the step is the host's (below GPU_BOUND_STEP_KERNEL_SHARE).
+ */
+function profiledStepRegime(perStep) {
+    const measured = perStep.measured;
+    if (measured?.basis !== PROFILER_STEP_METRIC || perStep.unit !== 'step')
+        return undefined;
+    const kernelNs = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
+    const kernelShare = kernelNs / measured.baselineNs;
+    return { kernelShare, hostBound: kernelShare < _gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .GPU_BOUND_STEP_KERNEL_SHARE */ .XM };
 }
 
 
@@ -12905,8 +13019,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/diagnose/vendor-tools.ts
 var vendor_tools = __nccwpck_require__(2490);
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 52 modules
-var registry = __nccwpck_require__(5351);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 53 modules
+var registry = __nccwpck_require__(6377);
 // EXTERNAL MODULE: ./src/model/averages.ts
 var averages = __nccwpck_require__(2861);
 // EXTERNAL MODULE: ./src/diagnose/rule.ts
@@ -15336,11 +15450,11 @@ const RULES = [
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   CJ: () => (/* binding */ batchSize),
 /* harmony export */   TI: () => (/* binding */ samplingLaunches),
+/* harmony export */   TU: () => (/* binding */ MIN_STEPS),
 /* harmony export */   jg: () => (/* binding */ countSteps),
 /* harmony export */   nS: () => (/* binding */ stepCountOf)
 /* harmony export */ });
-/* unused harmony export MIN_STEPS */
-/* harmony import */ var _ingest_registry_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5351);
+/* harmony import */ var _ingest_registry_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6377);
 /* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8347);
 /**
  * How many decode steps a capture's window covers, from evidence, never assumed: the workload's own
@@ -15523,7 +15637,7 @@ function batchSize(profile) {
 /* harmony export */ });
 /* unused harmony export rocprofComputeKernelFilter */
 /* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8545);
-/* harmony import */ var _ingest_registry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5351);
+/* harmony import */ var _ingest_registry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6377);
 
 
 function toolVendor(profile) {
@@ -15573,6 +15687,7 @@ const ROCM_SMI_CLOCKS_COMMAND = 'watch -n 1 rocm-smi --showuse --showpower --sho
 /* harmony export */   Vm: () => (/* binding */ EXIT_RUN_FAILED),
 /* harmony export */   dz: () => (/* binding */ InputError),
 /* harmony export */   eb: () => (/* binding */ UsageError),
+/* harmony export */   f9: () => (/* binding */ systemErrorText),
 /* harmony export */   je: () => (/* binding */ EXIT_GATE_FAILED),
 /* harmony export */   pA: () => (/* binding */ nearest),
 /* harmony export */   sx: () => (/* binding */ withoutQuotedText),
@@ -15689,6 +15804,32 @@ function describeError(error) {
     if (error instanceof Error)
         return `internal error: ${error.message}`.replace(/\s*\n\s*/g, ' ');
     return `internal error: ${String(error)}`;
+}
+/** Why the system refused a read, in words: `no such file` rather than ENOENT (the code where it has no words here). */
+function systemErrorText(error) {
+    const code = error?.code;
+    switch (code) {
+        case 'ENOENT':
+            return 'no such file or folder';
+        case 'EACCES':
+        case 'EPERM':
+            return 'permission denied';
+        case 'EISDIR':
+            return 'it is a folder';
+        case 'ENOTDIR':
+            return 'a part of the path is not a folder';
+        case 'ELOOP':
+            return 'too many symbolic links';
+        case 'ENAMETOOLONG':
+            return 'the name is too long';
+        case 'EMFILE':
+        case 'ENFILE':
+            return 'too many open files';
+        case undefined:
+            return error instanceof Error ? error.message : 'error';
+        default:
+            return code;
+    }
 }
 
 
@@ -16121,13 +16262,24 @@ async function gunzipPrefix(path, length) {
 }
 /** A file that exists but cannot be read (no permission, an I/O error): one line naming it. */
 function unreadable(path, error) {
-    const { code, message } = error;
-    return new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${code ?? message}); expected a capture file that this user may read`);
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .systemErrorText */ .f9)(error)}); expected a capture file that this user may read`);
+}
+/** The first `length` bytes of a file (fewer when it is shorter), read synchronously: openInput's head. */
+function readPrefixSync(path, length) {
+    const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, 'r');
+    try {
+        const buffer = Buffer.alloc(length);
+        return buffer.subarray(0, (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, length, 0));
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    }
 }
 async function openInput(path) {
     let sizeBytes;
     try {
-        const info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat)(path);
+        // Synchronous: a stat and one read of 64 KiB cost less than the trips through the thread pool.
+        const info = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
         if (!info.isFile())
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, 'expected a file, found a directory or special file');
         sizeBytes = info.size;
@@ -16135,11 +16287,11 @@ async function openInput(path) {
     catch (error) {
         if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz)
             throw error;
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${error.code ?? error.message})`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .systemErrorText */ .f9)(error)})`);
     }
     let prefix;
     try {
-        prefix = await readPrefix(path, SNIFF_BYTES);
+        prefix = readPrefixSync(path, SNIFF_BYTES);
     }
     catch (error) {
         throw unreadable(path, error);
@@ -16202,20 +16354,36 @@ async function openInput(path) {
         },
     };
 }
-/** The file's bytes read 1 MiB (or `into`'s length) at a time into one buffer (InputFile.chunks). */
+/**
+ * How long reading goes on without letting timers run (the analyze time budget's among them): reads
+ * are synchronous, so the event loop turns only when the reader yields to it.
+ */
+const YIELD_EVERY_MS = 10;
+/**
+ * The file's bytes read 1 MiB (or `into`'s length) at a time into one buffer (InputFile.chunks).
+ * Synchronous reads: a reader that consumes each chunk before asking for the next cannot overlap
+ * them with its work, and an asynchronous read only adds a trip through the thread pool and an
+ * idle main thread per chunk. Every YIELD_EVERY_MS the reading yields to the event loop, so that
+ * a timer (the analysis budget aborting its signal) still stops it within a chunk or two.
+ */
 async function* reusedChunks(path, into) {
-    const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, 'r');
+    const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, 'r');
     try {
         const buffer = into ?? Buffer.allocUnsafe(1 << 20);
+        let yielded = performance.now();
         for (;;) {
-            const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+            const bytesRead = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, null);
             if (bytesRead === 0)
                 return;
             yield buffer.subarray(0, bytesRead);
+            if (performance.now() - yielded >= YIELD_EVERY_MS) {
+                await new Promise((resolve) => setImmediate(resolve));
+                yielded = performance.now();
+            }
         }
     }
     finally {
-        await handle.close();
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
     }
 }
 /** An in-memory input, for tests and for stdin. */
@@ -16965,7 +17133,7 @@ function shownValue(value) {
 
 /***/ }),
 
-/***/ 5351:
+/***/ 6377:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17119,6 +17287,128 @@ const EXCLUDED_GAP_MIN_NS = 50e6;
 const EXCLUDED_GAP_MEDIAN_FACTOR = 1000;
 /** Kernels before a gap below this share of all kernels: the gap ends set-up (after it, tear-down). */
 const SET_UP_KERNEL_SHARE = 0.02;
+/**
+ * A union of intervals merged as they come, in order of start: [open, close] the interval being
+ * merged, `ns` the length of those closed. Touching intervals merge, as in sweep().
+ */
+class OrderedUnion {
+    any = false;
+    open = 0;
+    close = 0;
+    ns = 0;
+    add(start, end) {
+        if (!this.any) {
+            this.any = true;
+            this.open = start;
+            this.close = end;
+        }
+        else if (start <= this.close) {
+            if (end > this.close)
+                this.close = end;
+        }
+        else {
+            this.ns += this.close - this.open;
+            this.open = start;
+            this.close = end;
+        }
+    }
+    /** The union's length, the interval still open included. */
+    get total() {
+        return this.any ? this.ns + (this.close - this.open) : 0;
+    }
+}
+/**
+ * One device's ops as the log receives them: how many of each kind, and, while they come in order
+ * of start (as a trace lists each stream's work) and none ends before it starts, the device's
+ * readings merged on the way (each union by the definition: intervals taken by start), so that the
+ * timeline needs no sort and no second pass over the ops. Once an op comes out of order, the
+ * timeline sorts this device's ops instead (deviceOps) and nothing more is merged here.
+ */
+class DeviceRun {
+    device;
+    size = 0;
+    kernels = 0;
+    collectives = 0;
+    hostCopies = 0;
+    ordered = true;
+    lastStart = -Infinity;
+    /** All ops: its closed intervals are written to mergedStarts/mergedEnds, and its gaps counted. */
+    all = new OrderedUnion();
+    kernelsAndCollectives = new OrderedUnion();
+    computeKernels = new OrderedUnion();
+    collectiveKernels = new OrderedUnion();
+    copies = new OrderedUnion();
+    copiesAndKernels = new OrderedUnion();
+    gaps = { count: 0, totalNs: 0, longestNs: 0 };
+    mergedStarts;
+    mergedEnds;
+    merged = 0;
+    constructor(device, rows) {
+        this.device = device;
+        this.mergedStarts = new Float64Array(rows);
+        this.mergedEnds = new Float64Array(rows);
+    }
+    add(start, end, kind) {
+        this.size++;
+        if (kind === OP_KERNEL)
+            this.kernels++;
+        else if (kind === OP_COLLECTIVE) {
+            this.kernels++;
+            this.collectives++;
+        }
+        else if (kind === OP_HOST_COPY)
+            this.hostCopies++;
+        if (!this.ordered)
+            return;
+        // Also false for NaN: such a log is sorted, as it always was.
+        if (!(start >= this.lastStart && end >= start)) {
+            this.ordered = false;
+            this.mergedStarts = this.mergedEnds = new Float64Array(0);
+            return;
+        }
+        this.lastStart = start;
+        const all = this.all;
+        if (all.any && start > all.close) {
+            // The interval merged so far closes, and a gap opens.
+            if (this.merged === this.mergedStarts.length) {
+                this.mergedStarts = (0,columns/* grown */.g)(this.mergedStarts, 2 * this.merged);
+                this.mergedEnds = (0,columns/* grown */.g)(this.mergedEnds, 2 * this.merged);
+            }
+            this.mergedStarts[this.merged] = all.open;
+            this.mergedEnds[this.merged++] = all.close;
+            const gap = start - all.close;
+            this.gaps.count++;
+            this.gaps.totalNs += gap;
+            if (gap > this.gaps.longestNs)
+                this.gaps.longestNs = gap;
+        }
+        all.add(start, end);
+        if (kind === OP_MEMOP)
+            return;
+        if (kind !== OP_HOST_COPY) {
+            this.kernelsAndCollectives.add(start, end);
+            if (kind === OP_KERNEL)
+                this.computeKernels.add(start, end);
+            else
+                this.collectiveKernels.add(start, end);
+        }
+        else
+            this.copies.add(start, end);
+        this.copiesAndKernels.add(start, end);
+    }
+    /** The busy intervals: those closed, and the one still open written after them. */
+    busy() {
+        if (!this.all.any)
+            return { starts: new Float64Array(0), ends: new Float64Array(0), busy: 0 };
+        if (this.merged === this.mergedStarts.length) {
+            this.mergedStarts = (0,columns/* grown */.g)(this.mergedStarts, this.merged + 1);
+            this.mergedEnds = (0,columns/* grown */.g)(this.mergedEnds, this.merged + 1);
+        }
+        this.mergedStarts[this.merged] = this.all.open;
+        this.mergedEnds[this.merged] = this.all.close;
+        return { starts: this.mergedStarts.subarray(0, this.merged + 1), ends: this.mergedEnds.subarray(0, this.merged + 1), busy: this.all.total };
+    }
+}
 class OpLog {
     count = 0;
     starts;
@@ -17127,9 +17417,24 @@ class OpLog {
     correlations;
     /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
     kind;
+    /** The least start and the greatest end of all ops. */
+    spanStart = Infinity;
+    spanEnd = -Infinity;
+    /** Each device's ops, in order of the device's first op. */
+    deviceRuns = new Map();
+    lastRun;
+    expectedRows;
+    /**
+     * Where the ops that are not kernels (copies, fills) stand in the log, in order: with one device
+     * in order, kernels before a time are counted from the log itself (kernelsBefore), with no
+     * column of kernel starts. They are few.
+     */
+    nonKernels = new Int32Array(64);
+    nonKernelCount = 0;
     /** `expectedRows`: how many ops the reader expects (columns.ts); more still fit. */
     constructor(expectedRows = columns/* INITIAL_ROWS */.$) {
         const rows = Math.max(1, expectedRows);
+        this.expectedRows = rows;
         this.starts = new Float64Array(rows);
         this.ends = new Float64Array(rows);
         this.devices = new Int32Array(rows);
@@ -17145,6 +17450,28 @@ class OpLog {
         this.devices[k] = device;
         this.correlations[k] = correlation;
         this.kind[k] = kind;
+        if (start < this.spanStart)
+            this.spanStart = start;
+        if (end > this.spanEnd)
+            this.spanEnd = end;
+        if (kind !== OP_KERNEL && kind !== OP_COLLECTIVE) {
+            if (this.nonKernelCount === this.nonKernels.length)
+                this.nonKernels = (0,columns/* grown */.g)(this.nonKernels, 2 * this.nonKernelCount);
+            this.nonKernels[this.nonKernelCount++] = k;
+        }
+        let run = this.lastRun;
+        if (run === undefined || run.device !== device)
+            run = this.lastRun = this.runOf(device);
+        run.add(start, end, kind);
+    }
+    runOf(device) {
+        let run = this.deviceRuns.get(device);
+        if (!run) {
+            // The first device is sized for all the ops expected; pages never written are not resident.
+            run = new DeviceRun(device, this.deviceRuns.size === 0 ? this.expectedRows : columns/* INITIAL_ROWS */.$);
+            this.deviceRuns.set(device, run);
+        }
+        return run;
     }
     grow() {
         const size = this.starts.length * 2;
@@ -17196,10 +17523,22 @@ function sweep(starts, ends, gaps) {
     }
     return { starts: starts.subarray(0, merged), ends: ends.subarray(0, merged), busy };
 }
+/**
+ * Sorts in place, unless already in order: a trace's ops mostly come in time order, and checking is
+ * one pass where the sort of a sorted array is still n log n.
+ */
+function sortNumbers(values) {
+    for (let k = 1; k < values.length; k++) {
+        if (values[k] < values[k - 1]) {
+            values.sort();
+            return;
+        }
+    }
+}
 /** sweep() of unsorted intervals, sorted in place first. */
 function mergeDevice(starts, ends, gaps) {
-    starts.sort();
-    ends.sort();
+    sortNumbers(starts);
+    sortNumbers(ends);
     return sweep(starts, ends, gaps);
 }
 const OP_KINDS = 4;
@@ -17223,8 +17562,8 @@ function deviceOps(ops, device, size) {
         ends[m] = ops.ends[k];
     }
     for (let kind = 0; kind < OP_KINDS; kind++) {
-        starts.subarray(at[kind], at[kind + 1]).sort();
-        ends.subarray(at[kind], at[kind + 1]).sort();
+        sortNumbers(starts.subarray(at[kind], at[kind + 1]));
+        sortNumbers(ends.subarray(at[kind], at[kind + 1]));
     }
     return { starts, ends, at };
 }
@@ -17319,8 +17658,12 @@ function busyWithin(device, from, to) {
             hi = mid;
     }
     let total = 0;
-    for (let k = lo; k < starts.length && starts[k] < to; k++)
-        total += Math.min(ends[k], to) - Math.max(starts[k], from);
+    const n = starts.length;
+    for (let k = lo; k < n && starts[k] < to; k++) {
+        const start = starts[k];
+        const end = ends[k];
+        total += (end < to ? end : to) - (start > from ? start : from);
+    }
     return total;
 }
 function lowerBound(sorted, value) {
@@ -17334,6 +17677,46 @@ function lowerBound(sorted, value) {
             hi = mid;
     }
     return lo;
+}
+function sortedKernels(starts) {
+    return { total: starts.length, before: (time) => lowerBound(starts, time) };
+}
+/**
+ * The kernels of a log of one device whose ops came in order of start: those before a time are the
+ * ops before it in the log less the copies and fills among them (OpLog.nonKernels).
+ */
+function kernelsOfOrderedLog(ops, total) {
+    const starts = ops.starts.subarray(0, ops.count);
+    const nonKernels = ops.nonKernels.subarray(0, ops.nonKernelCount);
+    return {
+        total,
+        before(time) {
+            const ops = lowerBound(starts, time);
+            let lo = 0;
+            let hi = nonKernels.length;
+            while (lo < hi) {
+                const mid = (lo + hi) >> 1;
+                if (nonKernels[mid] < ops)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            return ops - lo;
+        },
+    };
+}
+/** The starts of one device's kernels, in the order of a log where that device's ops are in order of start. */
+function orderedKernelStarts(ops, device, kernels) {
+    const out = new Float64Array(kernels);
+    let m = 0;
+    for (let k = 0; k < ops.count; k++) {
+        if (ops.devices[k] !== device)
+            continue;
+        const kind = ops.kind[k];
+        if (kind === OP_KERNEL || kind === OP_COLLECTIVE)
+            out[m++] = ops.starts[k];
+    }
+    return out;
 }
 /**
  * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
@@ -17353,6 +17736,82 @@ function transfersOf(d) {
     const kernelNs = unionNs(d, KERNEL_KINDS);
     return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
 }
+/** The readings of a device whose ops came in order: merged as they came (DeviceRun). */
+function orderedDevice(run, gaps) {
+    const busy = run.busy();
+    if (gaps.count === 0)
+        Object.assign(gaps, run.gaps);
+    else {
+        // After other devices' gaps: added one by one, in the order sweep() adds them.
+        const { starts, ends } = busy;
+        for (let k = 1; k < starts.length; k++) {
+            const gap = starts[k] - ends[k - 1];
+            gaps.count++;
+            gaps.totalNs += gap;
+            if (gap > gaps.longestNs)
+                gaps.longestNs = gap;
+        }
+    }
+    const kernelsNs = run.kernelsAndCollectives.total;
+    return {
+        busy,
+        ...(run.collectives > 0 ? { communication: { collectiveNs: run.collectiveKernels.total, exposedNs: Math.max(0, kernelsNs - run.computeKernels.total) } } : {}),
+        ...(run.hostCopies > 0 ? { transfers: { copyNs: run.copies.total, exposedNs: Math.max(0, run.copiesAndKernels.total - kernelsNs) } } : {}),
+    };
+}
+/** The device's readings by sorting: its ops by kind (deviceOps), the unions over the kinds' runs, then all merged. */
+function sortedDevice(ops, device, size, collectives, hostCopies, gaps) {
+    const d = deviceOps(ops, device, size);
+    const transfers = hostCopies > 0 ? transfersOf(d) : undefined;
+    const communication = collectives > 0 ? communicationOf(d) : undefined;
+    const kernelStarts = mergeKinds(d.starts, d.at, KERNEL_KINDS);
+    // All ops: the kinds merged in place, then the busy intervals written over them.
+    mergeSegmentsInPlace(d.starts, d.at);
+    mergeSegmentsInPlace(d.ends, d.at);
+    return { busy: sweep(d.starts, d.ends, gaps), kernelStarts, ...(communication ? { communication } : {}), ...(transfers ? { transfers } : {}) };
+}
+/**
+ * The value at index `n` of `values` sorted (values reordered in place): a selection by partitioning,
+ * linear on average, where sorting millions of gaps for one median is n log n. Falls back to the sort
+ * when partitions keep coming out lopsided.
+ */
+function nthSmallest(values, n) {
+    let lo = 0;
+    let hi = values.length - 1;
+    let rounds = 0;
+    while (hi > lo) {
+        if (++rounds > 64) {
+            values.subarray(lo, hi + 1).sort();
+            return values[n];
+        }
+        // Median of three as the pivot, then Hoare's partition.
+        const mid = (lo + hi) >>> 1;
+        const a = values[lo];
+        const b = values[mid];
+        const c = values[hi];
+        const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+        let i = lo;
+        let j = hi;
+        while (i <= j) {
+            while (values[i] < pivot)
+                i++;
+            while (values[j] > pivot)
+                j--;
+            if (i <= j) {
+                const t = values[i];
+                values[i++] = values[j];
+                values[j--] = t;
+            }
+        }
+        if (n <= j)
+            hi = j;
+        else if (n >= i)
+            lo = i;
+        else
+            return values[n];
+    }
+    return values[n];
+}
 /** Fewer gaps than this give no typical inter-launch gap to compare against: nothing is excluded. */
 const MIN_GAPS_FOR_EXCLUSION = 10;
 /**
@@ -17361,7 +17820,7 @@ const MIN_GAPS_FOR_EXCLUSION = 10;
  * a step is the workload's own). Named set-up when fewer than 2 % of the kernels ran before it,
  * tear-down when fewer than 2 % ran after it, otherwise between repetitions.
  */
-function excludedGapsOf(union, windows, kernelStarts, spanStart, captures = []) {
+function excludedGapsOf(union, windows, kernelCount, spanStart, captures = [], knownLongest) {
     const { starts, ends } = union;
     const count = starts.length - 1;
     // The GPU waits while the host records a CUDA graph: set-up by its cause, whatever its length
@@ -17380,14 +17839,20 @@ function excludedGapsOf(union, windows, kernelStarts, spanStart, captures = []) 
     const capturedGaps = [...captured].map((k) => ({ startNs: ends[k] - spanStart, durNs: starts[k + 1] - ends[k], reason: 'set-up' }));
     if (count < MIN_GAPS_FOR_EXCLUSION)
         return capturedGaps;
+    let longest = knownLongest ?? 0;
+    for (let k = 0; knownLongest === undefined && k < count; k++)
+        if (starts[k + 1] - ends[k] > longest)
+            longest = starts[k + 1] - ends[k];
+    // The threshold is at least EXCLUDED_GAP_MIN_NS: below it no median is needed (nor fresh memory for one).
+    if (longest < EXCLUDED_GAP_MIN_NS)
+        return capturedGaps;
     const lengths = new Float64Array(count);
     for (let k = 0; k < count; k++)
         lengths[k] = starts[k + 1] - ends[k];
-    lengths.sort();
-    const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * lengths[count >> 1]);
-    if (lengths[count - 1] < threshold)
+    const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * nthSmallest(lengths, count >> 1));
+    if (longest < threshold)
         return capturedGaps;
-    const kernels = kernelStarts.length;
+    const kernels = kernelCount.total;
     const out = [];
     for (let k = 0; k < count; k++) {
         const from = ends[k];
@@ -17401,7 +17866,7 @@ function excludedGapsOf(union, windows, kernelStarts, spanStart, captures = []) 
         const inStep = windows.some((w) => Math.min(w.end, to) - Math.max(w.start, from) > (to - from) / 2);
         if (inStep)
             continue;
-        const before = lowerBound(kernelStarts, to);
+        const before = kernelCount.before(to);
         const reason = kernels === 0 ? 'between-repetitions' : before < SET_UP_KERNEL_SHARE * kernels ? 'set-up' : kernels - before < SET_UP_KERNEL_SHARE * kernels ? 'tear-down' : 'between-repetitions';
         out.push({ startNs: from - spanStart, durNs: to - from, reason });
     }
@@ -17422,29 +17887,53 @@ function unionOfDevices(devices) {
     }
     return mergeDevice(starts, ends, { count: 0, totalNs: 0, longestNs: 0 });
 }
+/**
+ * Kernel time in each tenth of [spanStart, spanEnd], and the kernels of graph launches. A function of
+ * its own: one loop over every op, which V8 compiles optimized sooner when it is small.
+ */
+function tenthsOf(ops, spanStart, spanEnd, graphCorrelations) {
+    const n = ops.count;
+    const opStarts = ops.starts;
+    const opEnds = ops.ends;
+    const opKinds = ops.kind;
+    const busyByDecile = new Float64Array(10);
+    const width = (spanEnd - spanStart) / 10;
+    const anyGraph = graphCorrelations.size > 0;
+    const opCorrelations = ops.correlations;
+    let graphKernels = 0;
+    for (let k = 0; k < n; k++) {
+        const kind = opKinds[k];
+        if (kind !== OP_KERNEL && kind !== OP_COLLECTIVE)
+            continue;
+        const start = opStarts[k];
+        const end = opEnds[k];
+        if (anyGraph && graphCorrelations.has(opCorrelations[k]))
+            graphKernels++;
+        if (width <= 0)
+            continue;
+        let first = Math.floor((start - spanStart) / width);
+        if (first > 9)
+            first = 9;
+        for (let d = first; d < 10; d++) {
+            const from = spanStart + d * width;
+            const to = d === 9 ? spanEnd : from + width;
+            if (from >= end)
+                break;
+            // The op's part of the tenth [from, to), when it overlaps (NaN stays NaN, as Math.max keeps it).
+            const part = (end < to ? end : to) - (start > from ? start : from);
+            if (!(part <= 0))
+                busyByDecile[d] += part;
+        }
+    }
+    return { busyByDecile, graphKernels };
+}
 function buildTimeline(ops, windows, counts) {
     const n = ops.count;
-    const perDevice = new Map();
-    let spanStart = Infinity;
-    let spanEnd = -Infinity;
+    let spanStart = ops.spanStart;
+    let spanEnd = ops.spanEnd;
     let kernels = 0;
-    for (let k = 0; k < n; k++) {
-        const device = ops.devices[k];
-        let entry = perDevice.get(device);
-        if (!entry)
-            perDevice.set(device, (entry = { size: 0, collectives: 0, hostCopies: 0 }));
-        entry.size++;
-        if (ops.kind[k] === OP_COLLECTIVE)
-            entry.collectives++;
-        if (ops.starts[k] < spanStart)
-            spanStart = ops.starts[k];
-        if (ops.ends[k] > spanEnd)
-            spanEnd = ops.ends[k];
-        if (ops.kind[k] === OP_HOST_COPY)
-            entry.hostCopies++;
-        if (isKernel(ops.kind[k]))
-            kernels++;
-    }
+    for (const run of ops.deviceRuns.values())
+        kernels += run.kernels;
     if (n === 0)
         spanStart = spanEnd = windows.length ? Math.min(...windows.map((w) => w.start)) : 0;
     const devices = [];
@@ -17453,53 +17942,34 @@ function buildTimeline(ops, windows, counts) {
     let communication;
     let transfers;
     const kernelStartsByDevice = [];
-    for (const [device, { size, collectives, hostCopies }] of perDevice) {
-        const d = deviceOps(ops, device, size);
-        if (hostCopies > 0) {
-            const own = transfersOf(d);
-            transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
-        }
-        if (collectives > 0) {
-            const own = communicationOf(d);
-            communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
-        }
-        kernelStartsByDevice.push(mergeKinds(d.starts, d.at, KERNEL_KINDS));
-        // All ops: the kinds merged in place, then the busy intervals written over them.
-        mergeSegmentsInPlace(d.starts, d.at);
-        mergeSegmentsInPlace(d.ends, d.at);
-        const merged = sweep(d.starts, d.ends, idleGaps);
-        devices.push(merged);
-        busyNs += merged.busy;
+    for (const run of ops.deviceRuns.values()) {
+        const d = run.ordered ? orderedDevice(run, idleGaps) : sortedDevice(ops, run.device, run.size, run.collectives, run.hostCopies, idleGaps);
+        if (d.transfers)
+            transfers = { copyNs: (transfers?.copyNs ?? 0) + d.transfers.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + d.transfers.exposedNs };
+        if (d.communication)
+            communication = { collectiveNs: (communication?.collectiveNs ?? 0) + d.communication.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + d.communication.exposedNs };
+        kernelStartsByDevice.push(d.kernelStarts ?? (ops.deviceRuns.size === 1 ? new Float64Array(0) : orderedKernelStarts(ops, run.device, run.kernels)));
+        devices.push(d.busy);
+        busyNs += d.busy.busy;
     }
-    const kernelStarts = kernelStartsByDevice.length === 1 ? kernelStartsByDevice[0] : new Float64Array(kernels);
-    if (kernelStartsByDevice.length > 1) {
+    // One device in order: the log counts its kernels. Otherwise their starts, sorted.
+    const only = ops.deviceRuns.size === 1 ? [...ops.deviceRuns.values()][0] : undefined;
+    let kernelCount;
+    if (only?.ordered)
+        kernelCount = kernelsOfOrderedLog(ops, kernels);
+    else if (kernelStartsByDevice.length === 1)
+        kernelCount = sortedKernels(kernelStartsByDevice[0]);
+    else {
+        const kernelStarts = new Float64Array(kernels);
         let m = 0;
         for (const part of kernelStartsByDevice) {
             kernelStarts.set(part, m);
             m += part.length;
         }
         kernelStarts.sort();
+        kernelCount = sortedKernels(kernelStarts);
     }
-    const busyByDecile = new Array(10).fill(0);
-    const width = (spanEnd - spanStart) / 10;
-    let graphKernels = 0;
-    for (let k = 0; k < n; k++) {
-        if (!isKernel(ops.kind[k]))
-            continue;
-        const start = ops.starts[k];
-        const end = ops.ends[k];
-        if (counts.graphCorrelations.size && counts.graphCorrelations.has(ops.correlations[k]))
-            graphKernels++;
-        if (width <= 0)
-            continue;
-        for (let d = Math.min(9, Math.floor((start - spanStart) / width)); d < 10; d++) {
-            const from = spanStart + d * width;
-            const to = d === 9 ? spanEnd : from + width;
-            if (from >= end)
-                break;
-            busyByDecile[d] += Math.max(0, Math.min(end, to) - Math.max(start, from));
-        }
-    }
+    const { busyByDecile, graphKernels } = tenthsOf(ops, spanStart, spanEnd, counts.graphCorrelations);
     const steps = windows
         .slice()
         .sort((a, b) => a.start - b.start)
@@ -17508,20 +17978,21 @@ function buildTimeline(ops, windows, counts) {
         startNs: w.start - spanStart,
         durNs: w.end - w.start,
         gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
-        kernels: lowerBound(kernelStarts, w.end) - lowerBound(kernelStarts, w.start),
+        kernels: kernelCount.before(w.end) - kernelCount.before(w.start),
     }));
-    const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart, counts.captureWindows) : [];
+    // One device: the union's gaps are the device's, whose longest is known.
+    const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelCount, spanStart, counts.captureWindows, devices.length === 1 ? idleGaps.longestNs : undefined) : [];
     const spanNs = Math.max(0, spanEnd - spanStart);
     return {
         spanNs,
         busyNs,
-        devices: perDevice.size,
+        devices: ops.deviceRuns.size,
         idleGaps,
         kernelLaunches: counts.kernelLaunches,
         graphLaunches: counts.graphLaunches,
         graphKernels,
         steps,
-        busyByDecile: busyByDecile.map((ns) => Math.round(ns)),
+        busyByDecile: Array.from(busyByDecile, (ns) => Math.round(ns)),
         excludedGaps,
         activeSpanNs: Math.max(0, spanNs - excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
         ...(communication ? { communication } : {}),
@@ -17534,11 +18005,9 @@ function buildTimeline(ops, windows, counts) {
  * launched them are per process, not per device), and it has no graph-launch count.
  */
 function deviceTimelines(ops, windows, counts) {
-    const devices = new Map();
-    for (let k = 0; k < ops.count; k++)
-        devices.set(ops.devices[k], (devices.get(ops.devices[k]) ?? 0) + 1);
-    if (devices.size < 2)
+    if (ops.deviceRuns.size < 2)
         return [];
+    const devices = new Map([...ops.deviceRuns].map(([device, run]) => [device, run.size]));
     return [...devices.keys()]
         .sort((a, b) => a - b)
         .map((device) => {
@@ -18381,84 +18850,147 @@ class ElementScanner {
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/tape-wasm.ts
 // Generated by `node wasm/build.mjs` from wasm/kineto-tape.ts (AssemblyScript 0.28.20): do not edit.
 // `node wasm/build.mjs --check` fails when this differs from a fresh build.
-const TAPE_WASM_BASE64 = 'AGFzbQEAAAABGgVgAn9/AX9gAAF/YAF/AX9gA39/fwF/YAAAAxMSAgACAgAABAEBAAEBAQABAwADBQMBAHEGQQp/AUEAC38BQQAL' +
-    'fwFBAAt/AUEAC38BQQALfAFEAAAAAAAAAAALfAFEAAAAAAAAAAALfwFBAAt/AUEAC38BQQALB2UIBnRhcGVBdAAHB2lucHV0QXQA' +
-    'DgtyZWNvcmRTbG90cwAKDnJlY29yZENhcGFjaXR5AAwLcmVjb3JkQ291bnQACxFzdG9wcGVkQWZ0ZXJFdmVudAAIBHNjYW4ACQZt' +
-    'ZW1vcnkCAAgBBgq0KxK+BQIDfwF7IABBgICAA2otAAAiAkEiRgRAIABBAWohAANAAn8DQCAAIwBIBEAgAEGAgIADav0ABAAiBP0M' +
-    'IiIiIiIiIiIiIiIiIiIiIv0jIAT9DFxcXFxcXFxcXFxcXFxcXFz9I/1Q/WQiAQRAQX8gACABaGoiACAAIwBOGwwDCyAAQRBqIQAM' +
-    'AQsLQX8LIgBBf0YEf0EBBSAAQYCAgANqLQAAQSJGC0UEQCAAQQJqIQAMAQsLQX8gAEEBaiAAQQBIGw8LIAJB2wBHIAJB+wBHcQRA' +
-    'IAAhAQNAIAEjAEgEfyABQYCAgANqLQAAIgJBLUYhAyACQTBrQQlNBH9BAQUgAkEgckHhAGtBGU0LIANyIAJBK0ZyIAJBLkZyBUEA' +
-    'CwRAIAFBAWohAQwBCwsgAUF/IAAgAUYgASMATnIEf0EABSABQYCAgANqLQAAIgBB/QBGIABBLEZyIABB3QBGcgR/QQEFIABBCkYg' +
-    'AEEgRnIgAEENRnIgAEEJRnILCxsPCwNAIAAjAEgEQCAAQYCAgANqLQAAIgJBIkYEQCAAQQFqIQADQAJ/A0AgACMASARAIABBgICA' +
-    'A2r9AAQAIgT9DCIiIiIiIiIiIiIiIiIiIiL9IyAE/QxcXFxcXFxcXFxcXFxcXFxc/SP9UP1kIgIEQEF/IAAgAmhqIgAgACMAThsM' +
-    'AwsgAEEQaiEADAELC0F/CyIAQX9GBH9BAQUgAEGAgIADai0AAEEiRgtFBEAgAEECaiEADAELCyAAQQBIBEBBfw8LBSACQdsARiAC' +
-    'QfsARnIEQCABQcAARgRAQX8PCyABQYCAPmogAjoAACABQQFqIQEFIAJB3QBGIAJB/QBGcgRAIAEEfyABQf//PWotAAAgAkECa0cF' +
-    'QQELBEBBfw8LIAFBAWsiAUUEQCAAQQFqDwsLCwsgAEEBaiEADAELC0F/CyAAIAAQAiIAQQBIBEBBfw8LIwEgAUEDdGojBTkDACAA' +
-    'C58BAgJ/AXwgACEBA0AgASMASARAIAFBgICAA2otAABBMGsiAkEJTQRAIANEAAAAAAAAJECiIAK3oCEDIAFBAWohAQwCCwsLIAAg' +
-    'AUYgASMATnIEf0EABSABQYCAgANqLQAAIgBB/QBGIABBLEZyIABB3QBGcgR/QQEFIABBCkYgAEEgRnIgAEENRnIgAEEJRnILC0UE' +
-    'QEF/DwsgAyQFIAELwwICA38BfCAAIQEDQCABIwBIBEAgAUGAgIADai0AAEEwayIDQQlNBEAgBEQAAAAAAAAkQKIgA7egIQQgAUEB' +
-    'aiEBDAILCwsgACABRgRAQX8PC0EAIQAgASMASAR/IAFBgICAA2otAABBLkYFQQALBEAgAUEBaiEBA0AgASMASARAIAFBgICAA2ot' +
-    'AABBMGsiA0EJTQRAIAIEfyACQQFGBH8gACADQQpsagUgAkECRgR/IAAgA2oFIABBAWogACACQQNGIANBBU5xGwsLBSAAIANB5ABs' +
-    'agshACACQQFqIQIgAUEBaiEBDAILCwsLIAEjAE4Ef0EABSABQYCAgANqLQAAIgJB/QBGIAJBLEZyIAJB3QBGcgR/QQEFIAJBCkYg' +
-    'AkEgRnIgAkENRnIgAkEJRnILC0UEQEF/DwsgBCQGIAAkByABC/4FAgF7A38gAEEBaiEAAkADQCAAIwBIBEAgAEGAgIADai0AACID' +
-    'QSBLBH9BAAUgA0EKRiADQSBGciADQQ1GciADQQlGcgtFDQIgAEEBaiEADAELC0F/IQALAkAgAEEASA0AIABBgICAA2otAABB/QBG' +
-    'BEAgAEEBag8LA38gAEGAgIADai0AAEEiRw0BIABBAWoiAyEAAn8DQCAAIwBIBEAgAEGAgIADav0ABAAiAv0MIiIiIiIiIiIiIiIi' +
-    'IiIiIv0jIAL9DFxcXFxcXFxcXFxcXFxcXFz9I/1Q/WQiBARAQX8gACAEaGoiACAAIwBOGwwDCyAAQRBqIQAMAQsLQX8LIgBBfyAA' +
-    'QX9HBH8gAEGAgIADai0AAEEiRgVBAAsbIgRBAEgNASAEQQFqIgAjAEgEfyAAQYCAgANqLQAAQTpGBUEAC0UEQAJAA0AgACMASARA' +
-    'IABBgICAA2otAAAiBUEgSwR/QQAFIAVBCkYgBUEgRnIgBUENRnIgBUEJRnILRQ0CIABBAWohAAwBCwtBfyEACyAAQQBIBH9BAQUg' +
-    'AEGAgIADai0AAEE6RwsEQEF/DwsLIABBAWohAAJAA0AgACMASARAIABBgICAA2otAAAiBUEgSwR/QQAFIAVBCkYgBUEgRnIgBUEN' +
-    'RnIgBUEJRnILRQ0CIABBAWohAAwBCwtBfyEACyAAQQBIDQEgAUEBRgR/IAMgBCAAEA8FIAMgBCAAEBELIgBBAEgNAQJAA0AgACMA' +
-    'SARAIABBgICAA2otAAAiA0EgSwR/QQAFIANBCkYgA0EgRnIgA0ENRnIgA0EJRnILRQ0CIABBAWohAAwBCwtBfyEACyAAQQBIDQEg' +
-    'AEGAgIADai0AACIDQSxGBH8gAEEBaiEAAkADQCAAIwBIBEAgAEGAgIADai0AACIDQSBLBH9BAAUgA0EKRiADQSBGciADQQ1GciAD' +
-    'QQlGcgtFDQIgAEEBaiEADAELC0F/IQALIABBAEgNAgwBBUF/IABBAWogA0H9AEcbCwsPC0F/C6gDAQN/IwFEAAAAAAAA8D85A9gB' +
-    'IABBAWohAgJAA0AgAiMASARAIAJBgICAA2otAAAiBEEgSwR/QQAFIARBCkYgBEEgRnIgBEENRnIgBEEJRnILRQ0CIAJBAWohAgwB' +
-    'CwtBfyECCyACQQBIBEBBfw8LA0AgA0EDSARAIAJBgICAA2otAAAiBEEtRiAEQTBrQQlNckUEQCAAEAAPCyACEAIiAkEASARAQX8P' +
-    'CyMBIAFBFWogA2pBA3RqIwU5AwACQANAIAIjAEgEQCACQYCAgANqLQAAIgRBIEsEf0EABSAEQQpGIARBIEZyIARBDUZyIARBCUZy' +
-    'C0UNAiACQQFqIQIMAQsLQX8hAgsgAkEASARAQX8PCyACQYCAgANqLQAAQSxGBEAgAkEBaiECAkADQCACIwBIBEAgAkGAgIADai0A' +
-    'ACIEQSBLBH9BAAUgBEEKRiAEQSBGciAEQQ1GciAEQQlGcgtFDQIgAkEBaiECDAELC0F/IQILIAJBAEgEQEF/DwsLIANBAWohAwwB' +
-    'CwsgAkGAgIADai0AAEHdAEcEQCAAEAAPCyACQQFqCwoAQX8kAkEAJAQLBgBBgIAECwQAIwQL9wQBAX8gASQAQQAkAwNAAkAjA0GA' +
-    'IEYEf0EBBSAAQYCAgANqLQAAQfsARwsNACMDQegBbEGAgARqJAFBfyQCQQAhASMBRAAAAAAAAAAAOQMYIwFEAAAAAAAA8L85AyAj' +
-    'AUQAAAAAAADwvzkDKCMBRAAAAAAAAPh/OQMwIwFEAAAAAAAA+H85AzgjAUFAa0QAAAAAAAAAADkDACMBRAAAAAAAAAAAOQNYIwFE' +
-    'AAAAAAAA+H85A3AjAUQAAAAAAAD4fzkDeCMBRAAAAAAAAPh/OQOAASMBRAAAAAAAAPh/OQOIASMBRAAAAAAAAPh/OQOQASMBRAAA' +
-    'AAAAAPC/OQOYASMBRAAAAAAAAPC/OQOgAQNAIAFBBkgEQCMBIAFBFWpBA3RqRAAAAAAAAPh/OQMAIAFBAWohAQwBCwsjAUQAAAAA' +
-    'AAAAADkD2AEgAEEBEAQiAUEASA0AIwJBAEoEQCMBIwErAyD8AiICQQBIBHxEAAAAAAAA8L8FIAIjASsDKPwCEA23CzkD4AEjASMC' +
-    'tzkDACMBIAC3OQMIIwEgAbc5AxAjA0EBaiQDCyABIQADQCAAIwBIBH8gAEGAgIADai0AACICQQpGIAJBIEZyIAJBDUZyIAJBCUZy' +
-    'BUEACwRAIABBAWohAAwBCwsgACMASAR/IABBgICAA2otAABBLEYFQQALBEAgAEEBaiEAA0AgACMASAR/IABBgICAA2otAAAiAkEK' +
-    'RiACQSBGciACQQ1GciACQQlGcgVBAAsEQCAAQQFqIQAMAQsLBSMAIQALIAAjAE4Ef0EBBSAAQYCAgANqLQAAQfsARwtFDQFBASQE' +
-    'IAEPCwtBACQEIAALBABBHQsEACMDCwUAQYAgC7EDAQd/IAEgAGsiAyECIAMEQCADQQxLBH8gA0EMbgVBAQshBQNAIAMgBEsEQCAA' +
-    'IARqQYCAgANqLQAAIAJBH2xqIQIgBCAFaiEEDAELCyABQf///wJqLQAAIAJBH2xqIQILIAJBEHYgAnNB65Svr3hsIgEgAUENdnMi' +
-    'B0H//wBxIQQDQCAEQQR0QYCAQGsiASgCDCIGBEAgASgCACAHRgR/IAEoAgggA0YFQQALBH8gASgCBEGAgIABaiEIIABBgICAA2oh' +
-    'BUEAIQECfwNAIAFBEGoiAiADTQRAQQAgASAIav0ABAAgASAFav0ABAD9I/1jRQ0CGiACIQEMAQsLA0AgASADSQRAQQAgASAIai0A' +
-    'ACABIAVqLQAARw0CGiABQQFqIQEMAQsLQQELBUEACwRAIAZBAWsPBSAEQQFqQf//AHEhBAwCCwALCyMJIANqQYCAgAJLIwhBgMAA' +
-    'T3IEQEF/DwsjCUGAgIABaiAAQYCAgANqIAP8CgAAIARBBHRBgIBAayIAIAc2AgAgACMJNgIEIAAgAzYCCCMIQQFqJAggACMINgIM' +
-    'IwkgA2okCSMIQQFrCwcAQYCAgAMLqwYDAX8BfgF7IAJBgICAA2otAAAhAwJAIAEgAGsiAUECRgRAIABBgICAA2opAwBC//8DgyIE' +
-    'QvDQAVEEQCADQSJGIwAgAkEBakpxBEAjASACQYGAgANqLQAAtzkDGAsFIARC9OYBUQRAIANBLUYgA0Ewa0EJTXIEQCACEAMiAEEA' +
-    'SA0EIwFBQGtEAAAAAAAA8D85AwAjASMGOQNIIwEjB7c5A1AgAA8LCwsFIAFBA0YEQCAAQYCAgANqKQMAQv///weDIgRC48LRA1EE' +
-    'QCADQSJHIwJBf0dyDQMgAkEBaiIBIQADQAJ/A0AgACMASARAIABBgICAA2r9AAQAIgX9DCIiIiIiIiIiIiIiIiIiIiL9IyAF/Qxc' +
-    'XFxcXFxcXFxcXFxcXFxc/SP9UP1kIgIEQEF/IAAgAmhqIgAgACMAThsMAwsgAEEQaiEADAELC0F/CyIAQX9GBH9BAQUgAEGAgIAD' +
-    'ai0AAEEiRgtFBEAgAEECaiEADAELCyAAQQBIDQMgASAAEBAkAiAAQQFqDwsgA0EtRiADQTBrQQlNcgRAIARC5OrJA1EEQCACEAMi' +
-    'AEEASA0EIwFEAAAAAAAA8D85A1gjASMGOQNgIwEjB7c5A2ggAA8LIARC8NKRA1EiACAEQvTSkQNRcgRAIAIQAiIBQQBIDQQjAUEw' +
-    'QTggABtqIwU5AwAgAQ8LCwUgAUEERgRAIABBgICAA2opAwBC/////w+DIgRC7sK1qwZRBEAgA0EiRgRAIAJBAWoiASEAA0ACfwNA' +
-    'IAAjAEgEQCAAQYCAgANq/QAEACIF/QwiIiIiIiIiIiIiIiIiIiIi/SMgBf0MXFxcXFxcXFxcXFxcXFxcXP0j/VD9ZCICBEBBfyAA' +
-    'IAJoaiIAIAAjAE4bDAMLIABBEGohAAwBCwtBfwsiAEF/RgR/QQEFIABBgICAA2otAABBIkYLRQRAIABBAmohAAwBCwsgAEEASA0F' +
-    'IwEgAbc5AyAjASAAtzkDKCAAQQFqDwsFIARC4eSdmwdRBEAjAkF/Rg0FIANB+wBGIwJBCkdxIwJBAEdxBEAgAkECEAQPCwsLCwsL' +
-    'IAIQAA8LQX8LrQUBAX4CQAJAAkACQAJAAkACQAJAAkAgASAAa0EGaw4OAAECCAMEBQgIBggICAcICyAAQYCAgANqKQMAQv//////' +
-    '/z+DIgJCy8rJ89aMG1EgAkLrysnz1owbUXIEQEECDwsgAkLj4NX79Y0cUQRAQQkPCyACQs3KtZuGrh5RBEBBAw8LIAJCzcq1m9eM' +
-    'HVEEQEEEDwtBAA8LQQVBACAAQYCAgANqKQMAQv//////////AINC0uq5o5et2zJRGw8LQQlBACAAQYCAgANqKQMAQs/glZOXjN23' +
-    '8gBRGw8LIABBgICAA2opAwBC5+DV+9Wt2bbjAFEEfyAAQYiAgANqKQMAQv//A4NC8PIBUQVBAAsEQEEDDwsgAEGAgIADaikDAELn' +
-    '4NX71a3ZtvMAUQR/IABBiICAA2opAwBC//8Dg0Ll6AFRBUEACwRAQQQPC0EADwtBBkEAIABBgICAA2opAwBC4+qRi/aLmbnpAFEE' +
-    'fyAAQYiAgANqKQMAQv///weDQvbKyQNRBUEACxsPC0EFQQAgAEGAgIADaikDAELj6pGL9svcuu4AUQR/IABBiICAA2opAwBC////' +
-    '/w+DQvTStasGUQVBAAsbDwsgAEGAgIADaikDAELw8tHD9s3br+YAUQR/IABBiICAA2opAwBC//////////8Ag0L13I2jl+2bN1EF' +
-    'QQALBEBBCg8LIABBgICAA2opAwBC9eaVk/ermLfuAFEEfyAAQYiAgANqKQMAQv//////////AINC7+iFo5ftmzdRBUEACwRAQQcP' +
-    'C0EADwtBCEEAIABBgICAA2opAwBC5+DV+9Xu3LLyAFEEfyAAQYiAgANqKQMAQt/CufP2jd2w9ABRBUEACwR/IABBkICAA2opAwBC' +
-    '////B4NC6d65A1EFQQALGw8LQQALiQQCAX8BfiACQYCAgANqLQAAIQMgASAAayIBQQRGBEAgA0HbAEYEfyAAQYCAgANqKQMAQv//' +
-    '//8Pg0Ln5KWjBlEFQQALBEAgAkEAEAUPCwUgAUEFRgRAIANB2wBGIABBgICAA2opAwBC//////8fgyIEQuLYvZu2DVFxBEAgAkED' +
-    'EAUPCyADQS1GIANBMGtBCU1yIARC4vLRq7YOUXEEQCACQRIQAQ8LBSABQQZGBEAgA0EtRiADQTBrQQlNcgRAIABBgICAA2opAwBC' +
-    '////////P4MiBELkytnLtqwZUQRAIAJBDhABDwsgBELz6MmrlqwbUQRAIAJBDxABDwsLBSABQQpGBEAgA0HbAEYEfyAAQYCAgANq' +
-    'KQMAQsncwavHjoii6QBRBH8gAEGIgIADaikDAEL//wODQu3mAVEFQQALBUEACwRAIAIQACIAQQBIBEBBfw8LIwEgArc5A5gBIwEg' +
-    'ALc5A6ABIAAPCwUgAUELRgRAIANBLUYgA0Ewa0EJTXIEQCAAQYCAgANqKQMAQuPeyZPXjNuw9ABRBH8gAEGIgIADaikDAEL///8H' +
-    'g0Lp3rkDUQVBAAsEQCACQRAQAQ8LIABBgICAA2opAwBCxfDRq6bO27DsAFEEfyAAQYiAgANqKQMAQv///weDQqDSkQNRBUEACwRA' +
-    'IAJBERABDwsLCwsLCwsgAhAACw==';
+const TAPE_WASM_BASE64 = 'AGFzbQEAAAABGgVgAAF/YAJ/fwF/YAN/f38Bf2ABfwF/YAAAAxEQAwMCAQIBBAAAAQAAAAIAAQUDAQBxBkQMfwFBAAt/AUEAC38B' +
+    'QQALfwFBAAt/AUEAC3wBRAAAAAAAAAAAC38BQQALfwFBAAt/AUEAC38BQQALfwFBAAt/AUEACwdlCAZ0YXBlQXQABwdpbnB1dEF0' +
+    'AA4LcmVjb3JkU2xvdHMACg5yZWNvcmRDYXBhY2l0eQAMC3JlY29yZENvdW50AAsRc3RvcHBlZEFmdGVyRXZlbnQACARzY2FuAAkG' +
+    'bWVtb3J5AgAIAQYKxFAQrAQCAn8BeyAAQYCAgANqLQAAIgJBIkYEQEF/IABBAWoQASIAQQFqIABBAEgbDwsgAkHbAEcgAkH7AEdx' +
+    'BEAgACIBAn8DQCABIwBIBEAgAUGAgIADav0ABAAiA/0MMDAwMDAwMDAwMDAwMDAwMP1x/QwJCQkJCQkJCQkJCQkJCQkJ/SogA/0M' +
+    'ICAgICAgICAgICAgICAgIP1Q/QxhYWFhYWFhYWFhYWFhYWFh/XH9DBkZGRkZGRkZGRkZGRkZGRn9Kv1QIAP9DC0tLS0tLS0tLS0t' +
+    'LS0tLS39IyAD/QwrKysrKysrKysrKysrKysr/SP9UCAD/QwuLi4uLi4uLi4uLi4uLi4u/SP9UP1Q/WRBf3NB//8DcSIABEAgASAA' +
+    'aGoiACMAIAAjAEgbDAMLIAFBEGohAQwBCwsjAAsiAEYgACMATnIEf0EABSAAQYCAgANqLQAAIgFBwABJBH9CgMyAgJCABCABrIhC' +
+    'AYOnBSABQSByQf0ARgsLIQEgAEF/IAEbDwsDQCAAIwBIBEAgAEGAgIADai0AACICQSJGBEAgAEEBahABIgBBAEgEQEF/DwsFIAJB' +
+    '2wBGIAJB+wBGcgRAIAFBwABGBEBBfw8LIAFBgIA+aiACOgAAIAFBAWohAQUgAkHdAEYgAkH9AEZyBEAgAQR/IAFB//89ai0AACAC' +
+    'QQJrRwVBAQsEQEF/DwsgAUEBayIBRQRAIABBAWoPCwsLCyAAQQFqIQAMAQsLQX8LkgQCAn8BeyAAIwBIBEAgAEGAgIADav0ABAAi' +
+    'A/0MIiIiIiIiIiIiIiIiIiIiIv0jIAP9DFxcXFxcXFxcXFxcXFxcXFz9I/1Q/WQiAQR/IAAgAWhqIgAjAE4EQEF/DwsgAEGAgIAD' +
+    'ai0AAEEiRgRAIAAPCyAAQQJqBSAAQRBqCyEACwNAIABBQGsiASMATARAIABBgICAA2oiAv0ABAAiA/0MIiIiIiIiIiIiIiIiIiIi' +
+    'Iv0jIAP9DFxcXFxcXFxcXFxcXFxcXFz9I/1QIAL9AAQQIgP9DCIiIiIiIiIiIiIiIiIiIiL9IyAD/QxcXFxcXFxcXFxcXFxcXFxc' +
+    '/SP9UP1QIAL9AAQgIgP9DCIiIiIiIiIiIiIiIiIiIiL9IyAD/QxcXFxcXFxcXFxcXFxcXFxc/SP9UCAC/QAEMCID/QwiIiIiIiIi' +
+    'IiIiIiIiIiIi/SMgA/0MXFxcXFxcXFxcXFxcXFxcXP0j/VD9UP1Q/VNFBEAgASEADAILCwsDQAJ/A0AgACMASARAIABBgICAA2r9' +
+    'AAQAIgP9DCIiIiIiIiIiIiIiIiIiIiL9IyAD/QxcXFxcXFxcXFxcXFxcXFxc/SP9UP1kIgEEQEF/IAAgAWhqIgAgACMAThsMAwsg' +
+    'AEEQaiEADAELC0F/CyIAQX9GBH9BAQUgAEGAgIADai0AAEEiRgtFBEAgAEECaiEADAELCyAAC/wBAQN/A0AgA0FAayACTQRAIAAg' +
+    'A2oiBP0ABAAgASADaiIF/QAEAP0jIAT9AAQQIAX9AAQQ/SP9TiAE/QAEICAF/QAEIP0jIAT9AAQwIAX9AAQw/SP9Tv1O/WNFBEBB' +
+    'AA8LIANBQGshAwwBCwsDQCADQRBqIAJNBEAgACADav0ABAAgASADav0ABAD9I/1jRQRAQQAPCyADQRBqIQMMAQsLIAIgA0YEQEEB' +
+    'DwsgAkEQTwRAIAJBEGsiAiAAav0ABAAgASACav0ABAD9I/1jDwsDQCACIANLBEAgACADai0AACABIANqLQAARwRAQQAPCyADQQFq' +
+    'IQMMAQsLQQELmRkECH8BfgF8AntBgAJBgQIgAUEBRhshAwNAIwIgA0EMbGpBB3RBgIHRAGohAiMAIABBIGpOBH8gAigCLCIEIABB' +
+    'gICAA2oiBf0ABAAiDSAC/QAEAP0j/WQgBf0ABBAiDCAC/QAEEP0j/WRBEHRyQX9zcUUgBEEAR3EEf0EBBSACQUBrIgIoAiwiBCAN' +
+    'IAL9AAQA/SP9ZCAMIAL9AAQQ/SP9ZEEQdHJBf3NxRSAEQQBHcQsFQQALBEAgACACKAIgaiEAIAIoAiQiBkF+RgRAIAAPCyACKAIo' +
+    'IQMgACMATgRAQX8PCyAAQYCAgANqLQAAIgJBIE0EQAJ/IAAgACMASCACQSBLcQ0AGgNAIAAjAEgEQCAAQYCAgANq/QAEACIM/Qwg' +
+    'ICAgICAgICAgICAgICAg/SMgDP0MCgoKCgoKCgoKCgoKCgoKCv0j/VAgDP0MDQ0NDQ0NDQ0NDQ0NDQ0NDf0jIAz9DAkJCQkJCQkJ' +
+    'CQkJCQkJCQn9I/1Q/VD9ZEF/c0H//wNxIgIEQEF/IAAgAmhqIgAgACMAThsMAwsgAEEQaiEADAELC0F/CyIAQQBIBEBBfw8LCwUg' +
+    'ACABIAMQDSIAQQBIBEBBfyMLIABBfkcbDwsjCiEGIwkhAwsgA0EERgR/IwJBf0YEQEF/DwsgAEGAgIADai0AAEH7AEYjAkEKR3Ej' +
+    'AkEAR3EEfyAAQQIQAwUgABAACwUgAEGAgIADaiICLQAAIQQCfyADQcAATgRAIARBLUYgBEEwa0EJTXIEQCADQUBqIQcCQCMAIABB' +
+    'IGpOBEAgAv0ABAD9DDAwMDAwMDAwMDAwMDAwMDD9cf0MCQkJCQkJCQkJCQkJCQkJCf0q/WQgAv0ABBD9DDAwMDAwMDAwMDAwMDAw' +
+    'MDD9cf0MCQkJCQkJCQkJCQkJCQkJCf0q/WRBEHRyIgJBf3NoIgNBD01BACADGwR/IAAgA2pBgICAA2otAABBLkYFQQALBEAgAiAD' +
+    'QQFqdkF/c2giBCAAIANqQQFqIgVqIgIgAGtBIEgEQEF/IQMgAkGAgIADai0AACIIQcAASQR/QoDMgICQgAQgCKyIQgGDpwUgCEEg' +
+    'ckH9AEYLRQ0DIwEgB0EDdGpEAAAAAAAA8D85AwAjASAHQQFqQQN0agJAIAVBAWsiAyAAayIJQQhMBEBCAUIIIAmsfUIDhiIKhkIB' +
+    'fUKw4MCBg4aMmDCDIABBgICAA2opAwAgCoaEQrDgwIGDhoyYMH0iCkIKfiAKQgiIfCIKQv+BgIDwH4NC5ICAgIDI0Ad+IApCEIhC' +
+    '/4GAgPAfg0KBgICAgOIJfnxCIIi5IQsMAQsgCUEPTARAQgFCCCAJQQhrrH1CA4YiCoZCAX1CsODAgYOGjJgwgyAAQYCAgANqKQMA' +
+    'IAqGhEKw4MCBg4aMmDB9IgpCCn4gCkIIiHwiCkL/gYCA8B+DQuSAgICAyNAHfiAKQhCIQv+BgIDwH4NCgYCAgIDiCX58QiCIQoDC' +
+    '1y9+IANB+P//AmopAwBCsODAgYOGjJgwfSIKQgp+IApCCIh8IgpC/4GAgPAfg0LkgICAgMjQB34gCkIQiEL/gYCA8B+DQoGAgICA' +
+    '4gl+fEIgiHy5IQsMAQtEAAAAAAAAAAAhCwNAIAAgA0gEQCALRAAAAAAAACRAoiAAQYCAgANqLQAAQTBrt6AhCyAAQQFqIQAMAQsL' +
+    'CyALOQMAIAVBgICAA2ooAgBBsODAgQNrIQAgBEEESQRAIABBASAEQQN0dEEBa3EhAAsjASAHQQJqQQN0aiAAQf8BcUHkAGwgAEEI' +
+    'dkH/AXFBCmxqIABBEHZB/wFxaiAAQRh2QQVParc5AwAgAiEDDAMLCwsgACECQX8hAyAAAn8DQCACIwBIBEAgAkGAgIADav0ABAD9' +
+    'DDAwMDAwMDAwMDAwMDAwMDD9cf0MCQkJCQkJCQkJCQkJCQkJCf0q/WRBf3NB//8DcSIEBEAgAiAEaGoiAiMAIAIjAEgbDAMLIAJB' +
+    'EGohAgwBCwsjAAsiBEYNAEEAIQUgBCICIwBIBH8gBEGAgIADai0AAEEuRgVBAAsEQCACQQFqIgUhAyAFQYCAgANqKAIAQbDgwIED' +
+    'ayECAn8DQCADIwBIBEAgA0GAgIADav0ABAD9DDAwMDAwMDAwMDAwMDAwMDD9cf0MCQkJCQkJCQkJCQkJCQkJCf0q/WRBf3NB//8D' +
+    'cSIIBEAgAyAIaGoiAyMAIAMjAEgbDAMLIANBEGohAwwBCwsjAAsiAyAFayIFQQRIBEAgAkEBIAVBA3R0QQFrcSECCyACQf8BcUHk' +
+    'AGwgAkEIdkH/AXFBCmxqIAJBEHZB/wFxaiACQRh2QQVPaiEFIAMhAgsjACACTAR/QQAFIAJBgICAA2otAAAiA0HAAEkEf0KAzICA' +
+    'kIAEIAOsiEIBg6cFIANBIHJB/QBGCwtBfyEDRQ0AIwEgB0EDdGpEAAAAAAAA8D85AwAjASAHQQFqQQN0agJAIAQgAGsiCEEITARA' +
+    'QgFCCCAIrH1CA4YiCoZCAX1CsODAgYOGjJgwgyAAQYCAgANqKQMAIAqGhEKw4MCBg4aMmDB9IgpCCn4gCkIIiHwiCkL/gYCA8B+D' +
+    'QuSAgICAyNAHfiAKQhCIQv+BgIDwH4NCgYCAgIDiCX58QiCIuSELDAELIAhBD0wEQEIBQgggCEEIa6x9QgOGIgqGQgF9QrDgwIGD' +
+    'hoyYMIMgAEGAgIADaikDACAKhoRCsODAgYOGjJgwfSIKQgp+IApCCIh8IgpC/4GAgPAfg0LkgICAgMjQB34gCkIQiEL/gYCA8B+D' +
+    'QoGAgICA4gl+fEIgiEKAwtcvfiAEQfj//wJqKQMAQrDgwIGDhoyYMH0iCkIKfiAKQgiIfCIKQv+BgIDwH4NC5ICAgIDI0Ad+IApC' +
+    'EIhC/4GAgPAfg0KBgICAgOIJfnxCIIh8uSELDAELRAAAAAAAAAAAIQsDQCAAIARIBEAgC0QAAAAAAAAkQKIgAEGAgIADai0AAEEw' +
+    'a7egIQsgAEEBaiEADAELCwsgCzkDACMBIAdBAmpBA3RqIAW3OQMAIAIhAwsgAwwCCyAAEAAMAQsgA0EgTgRAIARBLUYgBEEwa0EJ' +
+    'TXIEQCAAIQJBfwJ/A0AgAiMASARAIAJBgICAA2r9AAQA/QwwMDAwMDAwMDAwMDAwMDAw/XH9DAkJCQkJCQkJCQkJCQkJCQn9Kv1k' +
+    'QX9zQf//A3EiBARAIAIgBGhqIgIjACACIwBIGwwDCyACQRBqIQIMAQsLIwALIgIgAEYgAiMATnIEf0EABSACQYCAgANqLQAAIgRB' +
+    'wABJBH9CgMyAgJCABCAErIhCAYOnBSAEQSByQf0ARgsLRQ0CGiMBIANBIGtBA3RqAkAgAiAAayIEQQhMBEBCAUIIIASsfUIDhiIK' +
+    'hkIBfUKw4MCBg4aMmDCDIABBgICAA2opAwAgCoaEQrDgwIGDhoyYMH0iCkIKfiAKQgiIfCIKQv+BgIDwH4NC5ICAgIDI0Ad+IApC' +
+    'EIhC/4GAgPAfg0KBgICAgOIJfnxCIIi5IQsMAQsgBEEPTARAQgFCCCAEQQhrrH1CA4YiCoZCAX1CsODAgYOGjJgwgyAAQYCAgANq' +
+    'KQMAIAqGhEKw4MCBg4aMmDB9IgpCCn4gCkIIiHwiCkL/gYCA8B+DQuSAgICAyNAHfiAKQhCIQv+BgIDwH4NCgYCAgIDiCX58QiCI' +
+    'QoDC1y9+IAJB+P//AmopAwBCsODAgYOGjJgwfSIKQgp+IApCCIh8IgpC/4GAgPAfg0LkgICAgMjQB34gCkIQiEL/gYCA8B+DQoGA' +
+    'gICA4gl+fEIgiHy5IQsMAQtEAAAAAAAAAAAhCwNAIAAgAkgEQCALRAAAAAAAACRAoiAAQYCAgANqLQAAQTBrt6AhCyAAQQFqIQAM' +
+    'AQsLCyALOQMAIAIMAgsgABAADAELAkACQAJAAkACQAJAAkAgA0EBaw4HAAECBgMEBQYLIARBIkYjACAAQQFqSnEEQCMBIABBgYCA' +
+    'A2otAAC3OQMYCwwFC0F/IARBIkcjAkF/R3INBRpBfyAAQQFqIgAQASICQQBIDQUaIAAgAhAPJAIgAkEBagwFCyAEQSJGBEBBfyAA' +
+    'QQFqIgAQASICQQBIDQUaIwEgALc5AyAjASACtzkDKCACQQFqDAULDAMLIARB2wBGBEAgAEEAEAUMBAsMAgsgBEHbAEYEQCAAQQMQ' +
+    'BQwDCwwBCyAEQdsARgRAQX8gABAAIgJBAEgNAhojASAAtzkDmAEjASACtzkDoAEgAgwCCwsgABAACwsiAEEATgRAQYICIAYgBkF/' +
+    'RhshAwwBCwtBfwu3BAEBfiACIAFrIQIgAEEBRgRAIAJBAkYEQCABQYCAgANqKQMAQv//A4MiA0Lw0AFRBEBBAQ8LIANC9OYBUQRA' +
+    'QcgADwsFIAJBA0YEQCABQYCAgANqKQMAQv///weDIgNC48LRA1EEQEECDwsgA0Lk6skDUQRAQcsADwsgA0Lw0pEDUQRAQSYPCyAD' +
+    'QvTSkQNRBEBBJw8LBSACQQRGBEAgAUGAgIADaikDAEL/////D4MiA0LuwrWrBlEEQEEDDwsgA0Lh5J2bB1EEQEEEDwsLCwtBAA8L' +
+    'IAJBBEYEQCABQYCAgANqKQMAQv////8Pg0Ln5KWjBlEEQEEFDwsFIAJBBUYEQCABQYCAgANqKQMAQv//////H4MiA0Li2L2btg1R' +
+    'BEBBBg8LIANC4vLRq7YOUQRAQTIPCwUgAkEGRgRAIAFBgICAA2opAwBC////////P4MiA0LkytnLtqwZUQRAQS4PCyADQvPoyauW' +
+    'rBtRBEBBLw8LBSACQQpGBEAgAUGAgIADaikDAELJ3MGrx46IoukAUQR/IAFBiICAA2opAwBC//8Dg0Lt5gFRBUEACwRAQQcPCwUg' +
+    'AkELRgRAIAFBgICAA2opAwBC497Jk9eM27D0AFEEfyABQYiAgANqKQMAQv///weDQuneuQNRBUEACwRAQTAPCyABQYCAgANqKQMA' +
+    'QsXw0aumztuw7ABRBH8gAUGIgIADaikDAEL///8Hg0Kg0pEDUQVBAAsEQEExDwsLCwsLC0EAC+AKBAR/AXsBfgF8IwFEAAAAAAAA' +
+    '8D85A9gBAn8gAEEBaiICIwBIBH8gAkGAgIADai0AAEEgSwVBAAsEQCACDAELA0AgAiMASARAIAJBgICAA2r9AAQAIgb9DCAgICAg' +
+    'ICAgICAgICAgICD9IyAG/QwKCgoKCgoKCgoKCgoKCgoK/SP9UCAG/QwNDQ0NDQ0NDQ0NDQ0NDQ0N/SMgBv0MCQkJCQkJCQkJCQkJ' +
+    'CQkJCf0j/VD9UP1kQX9zQf//A3EiAwRAQX8gAiADaGoiAiACIwBOGwwDCyACQRBqIQIMAQsLQX8LIgNBAEgEQEF/DwsDQCAFQQNI' +
+    'BEAgA0GAgIADai0AACICQS1GIAJBMGtBCU1yRQRAIAAQAA8LIAMiAgJ/A0AgAiMASARAIAJBgICAA2r9AAQA/QwwMDAwMDAwMDAw' +
+    'MDAwMDAw/XH9DAkJCQkJCQkJCQkJCQkJCQn9Kv1kQX9zQf//A3EiBARAIAIgBGhqIgIjACACIwBIGwwDCyACQRBqIQIMAQsLIwAL' +
+    'IgJGIAIjAE5yBH9BAAUgAkGAgIADai0AACIEQcAASQR/QoDMgICQgAQgBKyIQgGDpwUgBEEgckH9AEYLCwRAAkAgAiADayIEQQhM' +
+    'BEBCAUIIIASsfUIDhiIHhkIBfUKw4MCBg4aMmDCDIANBgICAA2opAwAgB4aEQrDgwIGDhoyYMH0iB0IKfiAHQgiIfCIHQv+BgIDw' +
+    'H4NC5ICAgIDI0Ad+IAdCEIhC/4GAgPAfg0KBgICAgOIJfnxCIIi5IQgMAQsgBEEPTARAQgFCCCAEQQhrrH1CA4YiB4ZCAX1CsODA' +
+    'gYOGjJgwgyADQYCAgANqKQMAIAeGhEKw4MCBg4aMmDB9IgdCCn4gB0IIiHwiB0L/gYCA8B+DQuSAgICAyNAHfiAHQhCIQv+BgIDw' +
+    'H4NCgYCAgIDiCX58QiCIQoDC1y9+IAJB+P//AmopAwBCsODAgYOGjJgwfSIHQgp+IAdCCIh8IgdC/4GAgPAfg0LkgICAgMjQB34g' +
+    'B0IQiEL/gYCA8B+DQoGAgICA4gl+fEIgiHy5IQgMAQtEAAAAAAAAAAAhCANAIAIgA0oEQCAIRAAAAAAAACRAoiADQYCAgANqLQAA' +
+    'QTBrt6AhCCADQQFqIQMMAQsLCyAIJAUFQX8hAgsgAkEASARAQX8PCyMBIAFBFWogBWpBA3RqIwU5AwACfyACIAIjAEgEfyACQYCA' +
+    'gANqLQAAQSBLBUEACw0AGgNAIAIjAEgEQCACQYCAgANq/QAEACIG/QwgICAgICAgICAgICAgICAg/SMgBv0MCgoKCgoKCgoKCgoK' +
+    'CgoKCv0j/VAgBv0MDQ0NDQ0NDQ0NDQ0NDQ0NDf0jIAb9DAkJCQkJCQkJCQkJCQkJCQn9I/1Q/VD9ZEF/c0H//wNxIgMEQEF/IAIg' +
+    'A2hqIgIgAiMAThsMAwsgAkEQaiECDAELC0F/CyIDQQBIBEBBfw8LIANBgICAA2otAABBLEYEQAJ/IANBAWoiAiMASAR/IAJBgICA' +
+    'A2otAABBIEsFQQALBEAgAgwBCwNAIAIjAEgEQCACQYCAgANq/QAEACIG/QwgICAgICAgICAgICAgICAg/SMgBv0MCgoKCgoKCgoK' +
+    'CgoKCgoKCv0j/VAgBv0MDQ0NDQ0NDQ0NDQ0NDQ0NDf0jIAb9DAkJCQkJCQkJCQkJCQkJCQn9I/1Q/VD9ZEF/c0H//wNxIgMEQEF/' +
+    'IAIgA2hqIgIgAiMAThsMAwsgAkEQaiECDAELC0F/CyIDQQBIBEBBfw8LCyAFQQFqIQUMAQsLIANBgICAA2otAABB3QBHBEAgABAA' +
+    'DwsgA0EBagsOAEF/JAJBACQEQQAkCQsGAEGAgAQLBAAjBAvWBwIGfwF+IAEkAEEAJAMDQAJAIwNBgCBGBH9BAQUgAEGAgIADai0A' +
+    'AEH7AEcLDQAjA0HoAWxBgIAEaiQBQX8kAkEAIQEjAUQAAAAAAAAAADkDGCMBRAAAAAAAAPC/OQMgIwFEAAAAAAAA8L85AygjAUQA' +
+    'AAAAAAD4fzkDMCMBRAAAAAAAAPh/OQM4IwFBQGtEAAAAAAAAAAA5AwAjAUQAAAAAAAAAADkDWCMBRAAAAAAAAPh/OQNwIwFEAAAA' +
+    'AAAA+H85A3gjAUQAAAAAAAD4fzkDgAEjAUQAAAAAAAD4fzkDiAEjAUQAAAAAAAD4fzkDkAEjAUQAAAAAAADwvzkDmAEjAUQAAAAA' +
+    'AADwvzkDoAEDQCABQQZIBEAjASABQRVqQQN0akQAAAAAAAD4fzkDACABQQFqIQEMAQsLIwFEAAAAAAAAAAA5A9gBIABBARADIgFB' +
+    'AEgNACMCQQBKBEAjASMBKwMg/AIiBUEASAR8RAAAAAAAAPC/BSMBKwMo/AIiAiAFayIGQQhPBH4gAkH4//8CaikDACAFQYCAgANq' +
+    'KQMAQpX4qfqXt96bnn9+IAUgBkEBdmpB/P//AmopAwBCz9bTvtLHq9lCfoWFBSAFQYCAgANqKQMAIQggBkEIRgR+IAgFIAhCASAG' +
+    'QQN0rIZCAX2DCwsgBq2FQpX4qfqXt96bnn9+QiCIpyIEQf//AHEhAgJAA0AgAkEEdEGAgEBrIgcoAgwiAwRAIANBAWshAyAHKAIA' +
+    'IARGBH8gBygCCCAGRgVBAAsEfyAHKAIEQYCAgAFqIAVBgICAA2ogBhACBUEACw0CIAJBAWpB//8AcSECDAELC0F/IQMjByAGaiIH' +
+    'QYCAgAJLIwZBgMAAT3INACMHQYCAgAFqIAVBgICAA2ogBvwKAAAgAkEEdEGAgEBrIgIgBDYCACACIwc2AgQgAiAGNgIIIwZBAWok' +
+    'BiACIwY2AgwgByQHIwZBAWshAwsgA7cLOQPgASMBIwK3OQMAIwEgALc5AwgjASABtzkDECMDQQFqJAMLIAEhAANAIAAjAEgEfyAA' +
+    'QYCAgANqLQAAIgJBCkYgAkEgRnIgAkENRnIgAkEJRnIFQQALBEAgAEEBaiEADAELCyAAIwBIBH8gAEGAgIADai0AAEEsRgVBAAsE' +
+    'QCAAQQFqIQADQCAAIwBIBH8gAEGAgIADai0AACICQQpGIAJBIEZyIAJBDUZyIAJBCUZyBUEACwRAIABBAWohAAwBCwsFIwAhAAsg' +
+    'ACMATgR/QQEFIABBgICAA2otAABB+wBHC0UNAUEBJAQgAQ8LC0EAJAQgAAsEAEEdCwQAIwMLBQBBgCALkRADCH8BewF+IwIgAkEM' +
+    'bGpBB3RBgIHRAGohBAJAAkAgAkGBAkYgAkGAAkZyBEACfyAAQQFqIgMjAEgEfyADQYCAgANqLQAAQSBLBUEACwRAIAMMAQsDQCAD' +
+    'IwBIBEAgA0GAgIADav0ABAAiC/0MICAgICAgICAgICAgICAgIP0jIAv9DAoKCgoKCgoKCgoKCgoKCgr9I/1QIAv9DA0NDQ0NDQ0N' +
+    'DQ0NDQ0NDQ39IyAL/QwJCQkJCQkJCQkJCQkJCQkJ/SP9UP1Q/WRBf3NB//8DcSIFBEBBfyADIAVoaiIDIAMjAE4bDAMLIANBEGoh' +
+    'AwwBCwtBfwsiA0EASA0BIANBgICAA2otAABB/QBGBEAjACAAQSBqSCADQQFqIgEgAGsiAkEgSnJFBEAgBEFAayAEQcAA/AoAACAE' +
+    'IABBgICAA2oiBf0ABAD9CwQAIAQgBf0ABBD9CwQQIAQgAjYCICAEQX42AiQgBEEANgIoIAQgAkEgRgR/QX8FQQEgASAAa3RBAWsL' +
+    'NgIsCwwDCwUCfyAAIgMjAEgEfyADQYCAgANqLQAAQSBLBUEACwRAIAMMAQsDQCADIwBIBEAgA0GAgIADav0ABAAiC/0MICAgICAg' +
+    'ICAgICAgICAgIP0jIAv9DAoKCgoKCgoKCgoKCgoKCgr9I/1QIAv9DA0NDQ0NDQ0NDQ0NDQ0NDQ39IyAL/QwJCQkJCQkJCQkJCQkJ' +
+    'CQkJ/SP9UP1Q/WRBf3NB//8DcSIFBEBBfyADIAVoaiIDIAMjAE4bDAMLIANBEGohAwwBCwtBfwsiA0EASA0BIANBgICAA2otAAAi' +
+    'BUH9AEYEQCACQYICRwRAIwAgAEEgakggA0EBaiIBIABrIgJBIEpyRQRAIARBQGsgBEHAAPwKAAAgBCAAQYCAgANqIgX9AAQA/QsE' +
+    'ACAEIAX9AAQQ/QsEECAEIAI2AiAgBEF+NgIkIARBADYCKCAEIAJBIEYEf0F/BUEBIAEgAGt0QQFrCzYCLAsLDAMLIAVBLEcNAQJ/' +
+    'IANBAWoiAyMASAR/IANBgICAA2otAABBIEsFQQALBEAgAwwBCwNAIAMjAEgEQCADQYCAgANq/QAEACIL/QwgICAgICAgICAgICAg' +
+    'ICAg/SMgC/0MCgoKCgoKCgoKCgoKCgoKCv0j/VAgC/0MDQ0NDQ0NDQ0NDQ0NDQ0NDf0jIAv9DAkJCQkJCQkJCQkJCQkJCQn9I/1Q' +
+    '/VD9ZEF/c0H//wNxIgUEQEF/IAMgBWhqIgMgAyMAThsMAwsgA0EQaiEDDAELC0F/CyIDQQBIDQELIANBgICAA2otAABBIkcNACAD' +
+    'QQFqIgchAwJ/A0AgAyMASARAIANBgICAA2r9AAQAIgv9DCIiIiIiIiIiIiIiIiIiIiL9IyAL/QxcXFxcXFxcXFxcXFxcXFxc/SP9' +
+    'UP1kIgUEQEF/IAMgBWhqIgMgAyMAThsMAwsgA0EQaiEDDAELC0F/CyIDQX8gA0F/RwR/IANBgICAA2otAABBIkYFQQALGyIIQQBI' +
+    'DQAgCEEBaiIDIwBIBH8gA0GAgIADai0AAEE6RgVBAAtFBEACfyADIAMjAEgEfyADQYCAgANqLQAAQSBLBUEACw0AGgNAIAMjAEgE' +
+    'QCADQYCAgANq/QAEACIL/QwgICAgICAgICAgICAgICAg/SMgC/0MCgoKCgoKCgoKCgoKCgoKCv0j/VAgC/0MDQ0NDQ0NDQ0NDQ0N' +
+    'DQ0NDf0jIAv9DAkJCQkJCQkJCQkJCQkJCQn9I/1Q/VD9ZEF/c0H//wNxIgUEQEF/IAMgBWhqIgMgAyMAThsMAwsgA0EQaiEDDAEL' +
+    'C0F/CyIDQQBIBH9BAQUgA0GAgIADai0AAEE6RwsEQEF/DwsLAn8gA0EBaiIDIwBIBH8gA0GAgIADai0AAEEgSwVBAAsEQCADDAEL' +
+    'A0AgAyMASARAIANBgICAA2r9AAQAIgv9DCAgICAgICAgICAgICAgICD9IyAL/QwKCgoKCgoKCgoKCgoKCgoK/SP9UCAL/QwNDQ0N' +
+    'DQ0NDQ0NDQ0NDQ0N/SMgC/0MCQkJCQkJCQkJCQkJCQkJCf0j/VD9UP1kQX9zQf//A3EiBQRAQX8gAyAFaGoiAyADIwBOGwwDCyAD' +
+    'QRBqIQMMAQsLQX8LIglBAEgNAAJ/IAggB2siBUEwSgRAIAEgByAIEAQkCUF/DAELIAdBgICAA2opAwAhDEEIIAUgBUEIThsiA0EI' +
+    'RgR+IAwFIAxCASADQQN0rIZCAX2DC0KV+Kn6l7fem55/fkIgiKcgBUHrlK+veGxzIAFzIgMgA0EPdnNB/wFxIQMDQCADQQZ0QYCA' +
+    '0ABqIgYoAgAiCgRAIAogBUEBakYEfyAGKAIEIAFGBUEACwR/IAZBEGogB0GAgIADaiAFEAIFQQALBEAgBigCCCQJIAMMAwUgA0EB' +
+    'akH/AXEhAwwCCwALCyABIAcgCBAEIgYkCUF/IwhBgAFPDQAaIANBBnRBgIDQAGoiCCAFQQFqNgIAIAggATYCBCAIIAY2AgggCEEQ' +
+    'aiAHQYCAgANqIAX8CgAAIwhBAWokCCADCyQKIAJBggJHIwpBf0dxBEAjACAAQSBqSCAJIABrIgFBIEpyRQRAIARBQGsgBEHAAPwK' +
+    'AAAgBCAAQYCAgANqIgL9AAQA/QsEACAEIAL9AAQQ/QsEECAEIAE2AiAgBCMKNgIkIAQjCTYCKCAEIAFBIEYEf0F/BUEBIAkgAGt0' +
+    'QQFrCzYCLAsLIAkPC0F/DwsgA0EBaiQLQX4LBwBBgICAAwutBQEBfgJAAkACQAJAAkACQAJAAkACQCABIABrQQZrDg4AAQIIAwQF' +
+    'CAgGCAgIBwgLIABBgICAA2opAwBC////////P4MiAkLLysnz1owbUSACQuvKyfPWjBtRcgRAQQIPCyACQuPg1fv1jRxRBEBBCQ8L' +
+    'IAJCzcq1m4auHlEEQEEDDwsgAkLNyrWb14wdUQRAQQQPC0EADwtBBUEAIABBgICAA2opAwBC//////////8Ag0LS6rmjl63bMlEb' +
+    'DwtBCUEAIABBgICAA2opAwBCz+CVk5eM3bfyAFEbDwsgAEGAgIADaikDAELn4NX71a3ZtuMAUQR/IABBiICAA2opAwBC//8Dg0Lw' +
+    '8gFRBUEACwRAQQMPCyAAQYCAgANqKQMAQufg1fvVrdm28wBRBH8gAEGIgIADaikDAEL//wODQuXoAVEFQQALBEBBBA8LQQAPC0EG' +
+    'QQAgAEGAgIADaikDAELj6pGL9ouZuekAUQR/IABBiICAA2opAwBC////B4NC9srJA1EFQQALGw8LQQVBACAAQYCAgANqKQMAQuPq' +
+    'kYv2y9y67gBRBH8gAEGIgIADaikDAEL/////D4NC9NK1qwZRBUEACxsPCyAAQYCAgANqKQMAQvDy0cP2zduv5gBRBH8gAEGIgIAD' +
+    'aikDAEL//////////wCDQvXcjaOX7Zs3UQVBAAsEQEEKDwsgAEGAgIADaikDAEL15pWT96uYt+4AUQR/IABBiICAA2opAwBC////' +
+    '//////8Ag0Lv6IWjl+2bN1EFQQALBEBBBw8LQQAPC0EIQQAgAEGAgIADaikDAELn4NX71e7csvIAUQR/IABBiICAA2opAwBC38K5' +
+    '8/aN3bD0AFEFQQALBH8gAEGQgIADaikDAEL///8Hg0Lp3rkDUQVBAAsbDwtBAAs=';
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/tape.ts
 /**
@@ -19347,6 +19879,8 @@ class GraphCaptures {
  * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `stream`, `correlation`, `External id`,
  * `bytes`, `grid`, `block`, and the byte range of `Input Dims`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
  * ns digits exactly (a float64 of epoch µs does not). Other keys are skipped by their bytes.
+ * What it read is written as a record of the WebAssembly tape's layout (write()), and the record*
+ * functions read such records in place, so that the summary reads one kind of record either way.
  */
 
 
@@ -19467,6 +20001,9 @@ class EventFields {
     tsFracNs = 0;
     hasDur = false;
     durNs = 0;
+    /** durNs as whole µs and a ns remainder, as the tape's records hold it. */
+    durUs = 0;
+    durFracNs = 0;
     device = NaN;
     /** args.stream of a GPU event (NaN when absent). */
     stream = NaN;
@@ -19522,66 +20059,35 @@ class EventFields {
         return this.members(p, 1);
     }
     /**
-     * Take the fields of an event the WebAssembly tape read (tape.ts): the record at `at` of
-     * `records`, whose ranges index into `bytes`. The same fields read() gives for the same event.
+     * Write the fields read into record `at` of `records`, in the WebAssembly tape's layout (tape.ts),
+     * so that events read here and on the tape are summed by one reader of records (the record* functions).
      */
-    fromTape(records, at, bytes) {
-        this.b = bytes;
-        this.ph = records[at + S_PH];
-        this.cat = undefined;
-        this.nameStart = records[at + S_NAME_START];
-        this.nameEnd = records[at + S_NAME_END];
-        this.nameId = records[at + S_NAME_ID];
-        this.pid = records[at + S_PID];
-        this.tid = records[at + S_TID];
-        // As read() does, times absent from this event leave the last ones in place (unread when absent).
-        this.hasTs = records[at + S_HAS_TS] === 1;
-        if (this.hasTs) {
-            this.tsUs = records[at + S_TS_US];
-            this.tsFracNs = records[at + S_TS_FRAC];
-        }
-        this.hasDur = records[at + S_HAS_DUR] === 1;
-        if (this.hasDur)
-            this.durNs = records[at + S_DUR_US] * 1000 + records[at + S_DUR_FRAC];
-        this.device = records[at + S_DEVICE];
-        this.stream = records[at + S_STREAM];
-        this.correlation = records[at + S_CORRELATION];
-        this.externalId = records[at + S_EXTERNAL_ID];
-        this.bytes = records[at + S_BYTES];
-        this.inputDimsStart = records[at + S_DIMS_START];
-        this.inputDimsEnd = records[at + S_DIMS_END];
-        if (records[at + S_SHAPE_SET] === 1) {
-            for (let k = 0; k < 6; k++)
-                this.shape[k] = records[at + S_SHAPE + k];
-            this.shapeSet = true;
-        }
-        else if (this.shapeSet) {
-            this.shape.fill(NaN);
-            this.shapeSet = false;
-        }
+    write(records, at) {
+        records[at + S_PH] = this.ph;
+        records[at + S_NAME_START] = this.nameStart;
+        records[at + S_NAME_END] = this.nameEnd;
+        records[at + S_NAME_ID] = this.nameId;
+        records[at + S_PID] = this.pid;
+        records[at + S_TID] = this.tid;
+        records[at + S_HAS_TS] = this.hasTs ? 1 : 0;
+        records[at + S_TS_US] = this.tsUs;
+        records[at + S_TS_FRAC] = this.tsFracNs;
+        records[at + S_HAS_DUR] = this.hasDur ? 1 : 0;
+        records[at + S_DUR_US] = this.durUs;
+        records[at + S_DUR_FRAC] = this.durFracNs;
+        records[at + S_DEVICE] = this.device;
+        records[at + S_STREAM] = this.stream;
+        records[at + S_CORRELATION] = this.correlation;
+        records[at + S_EXTERNAL_ID] = this.externalId;
+        records[at + S_BYTES] = this.bytes;
+        records[at + S_DIMS_START] = this.inputDimsStart;
+        records[at + S_DIMS_END] = this.inputDimsEnd;
+        records.set(this.shape, at + S_SHAPE);
+        records[at + S_SHAPE_SET] = 1;
     }
     /** The bytes the last read() parsed; name and other ranges index into it. */
     get buffer() {
         return this.b;
-    }
-    /** The raw JSON of `Input Dims`, when the event has it. */
-    inputDims() {
-        return this.inputDimsStart < 0 ? undefined : this.b.toString('utf8', this.inputDimsStart, this.inputDimsEnd);
-    }
-    /** The event's name, decoded. */
-    name() {
-        if (this.nameStart < 0)
-            return undefined;
-        return this.decode(this.nameStart, this.nameEnd);
-    }
-    /** True when the name starts with the given ASCII text (checked on the bytes). */
-    nameStartsWith(prefix) {
-        if (this.nameStart < 0 || this.nameEnd - this.nameStart < prefix.length)
-            return false;
-        for (let k = 0; k < prefix.length; k++)
-            if (this.b[this.nameStart + k] !== prefix[k])
-                return false;
-        return true;
     }
     decode(start, end) {
         const text = decodeJsonString(this.b, start, end);
@@ -19714,6 +20220,8 @@ class EventFields {
                 if (isNumberStart(c) && this.is3(ks, ke, P_DUR)) {
                     const q = this.micros(p);
                     this.hasDur = true;
+                    this.durUs = this.whole;
+                    this.durFracNs = this.fracNs;
                     this.durNs = this.whole * 1000 + this.fracNs;
                     return q;
                 }
@@ -19943,6 +20451,53 @@ class EventFields {
         return this.fail('the end of a nested value', this.end);
     }
 }
+/*
+ * One event as a record in the WebAssembly tape's layout (tape.ts's S_* slots): a record of the
+ * tape's own, or one EventFields.write() filled. Numbers are read straight from their slots (nothing
+ * is copied per event); these read what takes more than one slot, or the event's bytes, which the
+ * record's ranges index into.
+ */
+/** The event's dur in ns (meaningful when S_HAS_DUR is 1). */
+function recordDurNs(records, at) {
+    return records[at + S_DUR_US] * 1000 + records[at + S_DUR_FRAC];
+}
+/** The event's ts in ns from `baseUs` µs (meaningful when S_HAS_TS is 1). */
+function recordNsFrom(records, at, baseUs) {
+    return (records[at + S_TS_US] - baseUs) * 1000 + records[at + S_TS_FRAC];
+}
+/** The launch shape into `out` (grid x,y,z then block x,y,z; NaN where absent). */
+function recordShape(records, at, out) {
+    if (records[at + S_SHAPE_SET] === 1)
+        for (let k = 0; k < 6; k++)
+            out[k] = records[at + S_SHAPE + k];
+    else
+        out.fill(NaN);
+}
+/** The raw JSON of `Input Dims`, when the event has it. */
+function recordInputDims(records, at, bytes) {
+    const start = records[at + S_DIMS_START];
+    return start < 0 ? undefined : bytes.toString('utf8', start, records[at + S_DIMS_END]);
+}
+/** The event's name, decoded (undefined when it has none). */
+function recordName(records, at, bytes) {
+    const start = records[at + S_NAME_START];
+    if (start < 0)
+        return undefined;
+    const text = decodeJsonString(bytes, start, records[at + S_NAME_END]);
+    if (text === undefined)
+        throw new EventSyntaxError('expected a valid JSON string', start);
+    return text;
+}
+/** True when the name starts with the given ASCII text (checked on the bytes). */
+function recordNameStartsWith(records, at, bytes, prefix) {
+    const start = records[at + S_NAME_START];
+    if (start < 0 || records[at + S_NAME_END] - start < prefix.length)
+        return false;
+    for (let k = 0; k < prefix.length; k++)
+        if (bytes[start + k] !== prefix[k])
+            return false;
+    return true;
+}
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/generation-facts.ts
 /** Distinct shapes kept; a re-prefill over this many steps has long shown itself. */
@@ -20049,6 +20604,61 @@ class IdTable {
         return id < this.dense.length ? this.dense[id] - 1 : -1;
     }
 }
+/**
+ * Numbers given to pairs of small non-negative integers (an op chain's parent and its op's name; a
+ * chain and a token count), 0, 1, 2, … in first-seen order: an open-addressing table of typed
+ * arrays, so that the lookup made per op read allocates nothing.
+ */
+class PairIds {
+    /** Ids given so far. */
+    size = 0;
+    /** Per slot: the pair and its id + 1 (0: empty). */
+    firsts = new Int32Array(1024);
+    seconds = new Int32Array(1024);
+    ids = new Int32Array(1024);
+    /** The pair's id, given the next one when new. */
+    intern(first, second) {
+        const mask = this.ids.length - 1;
+        let slot = pairHash(first, second) & mask;
+        for (;; slot = (slot + 1) & mask) {
+            const id = this.ids[slot] - 1;
+            if (id < 0)
+                break;
+            if (this.firsts[slot] === first && this.seconds[slot] === second)
+                return id;
+        }
+        const id = this.size++;
+        this.firsts[slot] = first;
+        this.seconds[slot] = second;
+        this.ids[slot] = id + 1;
+        if (this.size * 2 > this.ids.length)
+            this.grow();
+        return id;
+    }
+    grow() {
+        const { firsts, seconds, ids } = this;
+        const length = ids.length * 2;
+        this.firsts = new Int32Array(length);
+        this.seconds = new Int32Array(length);
+        this.ids = new Int32Array(length);
+        const mask = length - 1;
+        for (let old = 0; old < ids.length; old++) {
+            if (ids[old] === 0)
+                continue;
+            let slot = pairHash(firsts[old], seconds[old]) & mask;
+            while (this.ids[slot] !== 0)
+                slot = (slot + 1) & mask;
+            this.firsts[slot] = firsts[old];
+            this.seconds[slot] = seconds[old];
+            this.ids[slot] = ids[old];
+        }
+    }
+}
+function pairHash(first, second) {
+    let h = Math.imul(first, 0x9e3779b1) ^ second;
+    h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
+    return (h ^ (h >>> 13)) >>> 0;
+}
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/launch-sites.ts
 /**
@@ -20140,13 +20750,13 @@ class LaunchSites {
     /** Chain nodes: parent chain (-1 at the root) and op name id. */
     chainParent = [];
     chainName = [];
-    /** Chain by (parent + 1, op name id): one small map per parent, so that keys stay small integers. */
-    chainIds = [];
+    /** Chain by (parent + 1, op name id). */
+    chainIds = new PairIds();
     /** Sites: a chain and the token count of its innermost matmul (-1: none). */
     siteChain = [];
     siteTokens = [];
-    /** Site by (chain, token count + 1, capped): one small map per chain. */
-    siteIds = [];
+    /** Site by (chain, token count + 1, capped). */
+    siteIds = new PairIds();
     open = new Map();
     /** The last thread's open ops: consecutive ops are mostly on one thread. */
     lastThread = NaN;
@@ -20172,20 +20782,12 @@ class LaunchSites {
     }
     /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded (matmul ops only). */
     op(op, externalId, thread, start, end, inputDims) {
-        const name = op.name;
         this.ops++;
-        let stack = this.lastOpen;
         // Object.is: NaN (no numeric tid) is one thread, as it is to the Map.
-        if (!stack || !Object.is(thread, this.lastThread)) {
-            stack = this.open.get(thread);
-            if (!stack)
-                this.open.set(thread, (stack = new OpenOps()));
-            this.lastThread = thread;
-            this.lastOpen = stack;
-        }
+        const stack = this.lastOpen !== undefined && Object.is(thread, this.lastThread) ? this.lastOpen : this.openOn(thread);
         let depth = stack.length;
-        if (depth > 0 && start < stack.starts[depth - 1])
-            this.unordered++;
+        // Counted without a branch: the first op out of order does not undo the caller's optimized code.
+        this.unordered += depth > 0 && start < stack.starts[depth - 1] ? 1 : 0;
         // Closed ops leave; so does one this op is not inside (µs rounding can cross ends by a ns or two).
         const ends = stack.ends;
         while (depth > 0) {
@@ -20196,15 +20798,29 @@ class LaunchSites {
         }
         stack.length = depth;
         const chain = this.chainOf(depth > 0 ? stack.chains[depth - 1] : -1, op.id);
-        const rows = op.matmul ? matmulRows(name, inputDims) : undefined;
-        const own = rows?.reduce((product, d) => product * d, 1);
         const inherited = depth > 0 ? stack.tokens[depth - 1] : NO_TOKENS;
-        if (rows && inherited === NO_TOKENS)
-            this.outermostMatmul?.(name, rows, start);
-        const tokens = own ?? inherited;
+        const tokens = op.matmul ? this.matmulTokens(op.name, inputDims, inherited, start) : inherited;
         stack.push(start, end, chain, tokens);
         if (Number.isInteger(externalId) && externalId >= 0)
             this.siteById.set(externalId, this.siteOf(chain, tokens));
+    }
+    /** The open ops of a thread other than the last one's. */
+    openOn(thread) {
+        let stack = this.open.get(thread);
+        if (!stack)
+            this.open.set(thread, (stack = new OpenOps()));
+        this.lastThread = thread;
+        this.lastOpen = stack;
+        return stack;
+    }
+    /** A matmul op's token count (its own M, else the enclosing op's); tells the outermost ones' shapes. */
+    matmulTokens(name, inputDims, inherited, start) {
+        const rows = matmulRows(name, inputDims);
+        if (!rows)
+            return inherited;
+        if (inherited === NO_TOKENS)
+            this.outermostMatmul?.(name, rows, start);
+        return rows.reduce((product, d) => product * d, 1);
     }
     /** The site of the op an event's External id names, or -1 (none, or an op not read). */
     siteOfEvent(externalId, correlation) {
@@ -20216,13 +20832,14 @@ class LaunchSites {
     /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
     kernel(times, externalId, correlation, durNs) {
         const site = this.siteOfEvent(externalId, correlation);
-        if (site < 0) {
-            this.unlinked++;
-            return false;
-        }
-        this.attributed++;
-        times.set(site, (times.get(site) ?? 0) + durNs);
-        return true;
+        // Both counts updated on either way, so that the first launch of the other kind does not send
+        // the caller's optimized code back to the interpreter.
+        const linked = site >= 0 ? 1 : 0;
+        this.attributed += linked;
+        this.unlinked += 1 - linked;
+        if (site >= 0)
+            times.add(site, durNs);
+        return site >= 0;
     }
     /**
      * A kernel counted unlinked when read (a graph replay's), now tied to the site of the launch its
@@ -20233,7 +20850,7 @@ class LaunchSites {
             return;
         this.unlinked--;
         this.attributed++;
-        times.set(site, (times.get(site) ?? 0) + durNs);
+        times.add(site, durNs);
     }
     /** The site with the most time, as a chain of op names, with its share and tokens. */
     attribution(times, totalNs) {
@@ -20241,15 +20858,16 @@ class LaunchSites {
             return undefined;
         let best = -1;
         let bestNs = -1;
-        for (const [site, ns] of times)
-            if (ns > bestNs)
-                [best, bestNs] = [site, ns];
+        for (let k = 0; k < times.size; k++) {
+            if (times.ns[k] > bestNs)
+                [best, bestNs] = [times.keys[k], times.ns[k]];
+        }
         const chain = this.siteChain[best];
         // Launches from the same chain with other token counts count towards the chain's share.
         let chainNs = 0;
-        for (const [site, ns] of times)
-            if (this.siteChain[site] === chain)
-                chainNs += ns;
+        for (let k = 0; k < times.size; k++)
+            if (this.siteChain[times.keys[k]] === chain)
+                chainNs += times.ns[k];
         const out = { launchedBy: this.chainText(chain), launchedByShare: totalNs > 0 ? Math.min(1, chainNs / totalNs) : 1 };
         const tokens = this.siteTokens[best];
         if (tokens !== NO_TOKENS)
@@ -20267,30 +20885,19 @@ class LaunchSites {
         return id;
     }
     chainOf(parent, name) {
-        let children = this.chainIds[parent + 1];
-        if (!children)
-            this.chainIds[parent + 1] = children = new Map();
-        const known = children.get(name);
-        if (known !== undefined)
-            return known;
-        const id = this.chainParent.length;
-        this.chainParent.push(parent);
-        this.chainName.push(name);
-        children.set(name, id);
+        const id = this.chainIds.intern(parent + 1, name);
+        if (id === this.chainParent.length) {
+            this.chainParent.push(parent);
+            this.chainName.push(name);
+        }
         return id;
     }
     siteOf(chain, tokens) {
-        let sites = this.siteIds[chain];
-        if (!sites)
-            this.siteIds[chain] = sites = new Map();
-        const key = Math.min(tokens + 1, 2 ** 24 - 1);
-        const known = sites.get(key);
-        if (known !== undefined)
-            return known;
-        const id = this.siteChain.length;
-        this.siteChain.push(chain);
-        this.siteTokens.push(tokens);
-        sites.set(key, id);
+        const id = this.siteIds.intern(chain, Math.min(tokens + 1, 2 ** 24 - 1));
+        if (id === this.siteChain.length) {
+            this.siteChain.push(chain);
+            this.siteTokens.push(tokens);
+        }
         return id;
     }
     chainText(chain) {
@@ -20379,11 +20986,14 @@ class NameCache {
      * id for the same bytes (-1: not numbered, looked up by its bytes).
      */
     getById(id, buf, start, end) {
-        if (id < 0)
-            return this.get(buf, start, end);
-        let entry = this.byId[id];
-        if (entry === undefined)
-            this.byId[id] = entry = this.get(buf, start, end);
+        // One call to get() for both misses, so that the first name without an id does not undo the
+        // caller's optimized code.
+        let entry = id >= 0 ? this.byId[id] : undefined;
+        if (entry === undefined) {
+            entry = this.get(buf, start, end);
+            if (id >= 0)
+                this.byId[id] = entry;
+        }
         return entry;
     }
     *entries() {
@@ -20497,6 +21107,10 @@ function grow(from, to) {
 }
 class PythonFrames {
     threads = new Map();
+    /** The last thread looked up, by (pid, tid). */
+    lastPid = NaN;
+    lastTid = NaN;
+    lastThread;
     siteFrames = [];
     siteModules = [];
     /** (frame, module) → site; frames are the interned objects of their names, numbered on first use. */
@@ -20608,7 +21222,7 @@ class PythonFrames {
     sites(times, totalNs, limit = 3, minShare = 0.01) {
         if (!times || times.size === 0 || !(totalNs > 0))
             return [];
-        const ranked = [...times].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+        const ranked = Array.from(times.keys.subarray(0, times.size), (code, k) => [code, times.ns[k]]).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
         const out = [];
         for (const [code, ns] of ranked.slice(0, limit)) {
             const share = Math.min(1, ns / totalNs);
@@ -20634,15 +21248,21 @@ class PythonFrames {
             return;
         }
         this.attributed++;
-        times.set(code, (times.get(code) ?? 0) + durNs);
+        times.add(code, durNs);
     }
     thread(pid, tid) {
+        // Consecutive frames are mostly on one thread. Object.is: NaN (no numeric id) is one thread, as it is to the Map.
+        if (this.lastThread !== undefined && Object.is(pid, this.lastPid) && Object.is(tid, this.lastTid))
+            return this.lastThread;
         let byTid = this.threads.get(pid);
         if (!byTid)
             this.threads.set(pid, (byTid = new Map()));
         let thread = byTid.get(tid);
         if (!thread)
             byTid.set(tid, (thread = new ThreadFrames()));
+        this.lastPid = pid;
+        this.lastTid = tid;
+        this.lastThread = thread;
         return thread;
     }
     moduleId(name) {
@@ -20668,6 +21288,66 @@ class PythonFrames {
     }
 }
 
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/key-times.ts
+/**
+ * Time summed per small non-negative integer key (a launch site, a Python site code), kept on a
+ * kernel's running sums and added to once per kernel event: two typed arrays in first-seen order,
+ * indexed by an open-addressing table. No object or boxed number per add, as a Map<number, number>
+ * of float sums would make.
+ */
+class KeyTimes {
+    size = 0;
+    /** Keys and their summed ns, in the order keys were first added. */
+    keys = new Int32Array(4);
+    ns = new Float64Array(4);
+    /** Open addressing: entry + 1 per slot, 0 empty; a power of two at least twice `size`. */
+    index = new Int32Array(8);
+    add(key, ns) {
+        const index = this.index;
+        const mask = index.length - 1;
+        let slot = hashOf(key) & mask;
+        for (;; slot = (slot + 1) & mask) {
+            const entry = index[slot] - 1;
+            if (entry < 0)
+                break;
+            if (this.keys[entry] === key) {
+                this.ns[entry] += ns;
+                return;
+            }
+        }
+        if (this.size === this.keys.length) {
+            this.keys = grownTo(this.keys, new Int32Array(this.size * 2));
+            this.ns = grownTo(this.ns, new Float64Array(this.size * 2));
+        }
+        const entry = this.size++;
+        this.keys[entry] = key;
+        this.ns[entry] = ns;
+        index[slot] = entry + 1;
+        if (this.size * 2 > index.length)
+            this.reindex(index.length * 2);
+    }
+    reindex(length) {
+        const index = new Int32Array(length);
+        const mask = length - 1;
+        for (let entry = 0; entry < this.size; entry++) {
+            let slot = hashOf(this.keys[entry]) & mask;
+            while (index[slot] !== 0)
+                slot = (slot + 1) & mask;
+            index[slot] = entry + 1;
+        }
+        this.index = index;
+    }
+}
+function grownTo(from, to) {
+    to.set(from);
+    return to;
+}
+/** Spreads consecutive keys over the table. */
+function hashOf(key) {
+    const h = Math.imul(key, 0x9e3779b1);
+    return (h ^ (h >>> 16)) >>> 0;
+}
+
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/trace-summary.ts
 
 
@@ -20682,7 +21362,14 @@ class PythonFrames {
 
 
 
+
 const PH_COMPLETE = 88; // 'X'
+/** The trace record's kinds, by index (TraceEvents.addKind). */
+const RECORD_KERNEL = trace_events/* TRACE_EVENT_KINDS */.tE.indexOf('kernel');
+const RECORD_MEMCPY = trace_events/* TRACE_EVENT_KINDS */.tE.indexOf('memcpy');
+const RECORD_MEMSET = trace_events/* TRACE_EVENT_KINDS */.tE.indexOf('memset');
+const RECORD_RANGE = trace_events/* TRACE_EVENT_KINDS */.tE.indexOf('range');
+const RECORD_CPU_OP = trace_events/* TRACE_EVENT_KINDS */.tE.indexOf('cpu-op');
 /**
  * Rows to start the op log and the trace record with, from the file's size (model/columns.ts):
  * Kineto traces hold a kernel or copy per 1–4 KB of JSON (kernel-heavy ones per 1 KB) and an event
@@ -20701,6 +21388,8 @@ const MAX_FROM_FIRST_NS = 30 * 24 * 3600 * 1e9;
 const MAX_FROM_FIRST_TEXT = '30 days';
 const PROFILER_STEP = Buffer.from('ProfilerStep#', 'latin1');
 const BUILT_IN = Buffer.from('<built-in ', 'latin1');
+const BUILT_IN_NAME = 1;
+const OTHER_NAME = 2;
 const SKIPPED_FRAME = { kind: 'skip' };
 const LAUNCH_CALL = /^(?:cuda|cu|hip)[A-Za-z]*Launch[A-Za-z]*Kernel/;
 const GRAPH_LAUNCH_CALL = /^(?:cuda|cu|hip)GraphLaunch/;
@@ -20731,6 +21420,10 @@ const CATEGORY_LABEL = {
     [CAT_CPU_ANNOTATION]: 'user_annotation',
     [CAT_GPU_ANNOTATION]: 'gpu_user_annotation',
 };
+/** A GPU stream as one number: the stream (laneOf) on its device. */
+const streamKey = (device, stream) => device * 2 ** 21 + stream;
+/** The trace record's lane of a GPU event: args.stream, else its tid (NaN: none). */
+const recordLane = (r, at) => (Number.isInteger(r[at + S_STREAM]) ? r[at + S_STREAM] : r[at + S_TID]);
 const decodeName = (bytes) => decodeJsonString(bytes, 0, bytes.length) ?? bytes.toString('utf8');
 const NO_NAME = Buffer.from('(unnamed)');
 function memcpyKind(name) {
@@ -20742,38 +21435,91 @@ function memcpyKind(name) {
         return 'memcpy-dtod';
     return 'memcpy-other';
 }
-/** Shapes scanned in a list before a kernel's shapes get an index. */
-const SHAPE_SCAN = 8;
-/** Equal, or both absent (NaN: a trace without grid or block): as the index's key sees them. */
+/** Equal, or both absent (NaN: a trace without grid or block). */
 const sameDim = (a, b) => a === b || (a !== a && b !== b);
-const shapeKey = (d) => `${d[0]},${d[1]},${d[2]},${d[3]},${d[4]},${d[5]}`;
-function addShape(sum, shape, ns) {
-    if (sum.shapeIndex) {
-        const key = shapeKey(shape);
-        const known = sum.shapeIndex.get(key);
-        if (known)
-            known.ns += ns;
-        else {
-            const added = { ns, dims: Float64Array.from(shape) };
-            sum.shapes.push(added);
-            sum.shapeIndex.set(key, added);
+/**
+ * The launch shapes (grid x,y,z then block x,y,z) of one kernel and the time spent in each, in
+ * first-seen order: six dims a shape in one typed array, indexed by an open-addressing table, so
+ * that a kernel event allocates nothing.
+ */
+class LaunchShapes {
+    count = 0;
+    dims = new Float64Array(6);
+    ns = new Float64Array(1);
+    /** entry + 1 per slot, 0 empty; a power of two at least twice `count`. */
+    index = new Int32Array(4);
+    add(shape, ns) {
+        const index = this.index;
+        const mask = index.length - 1;
+        let slot = shapeHash(shape, 0) & mask;
+        for (;; slot = (slot + 1) & mask) {
+            const at = index[slot] - 1;
+            if (at < 0)
+                break;
+            if (this.same(at, shape)) {
+                this.ns[at] += ns;
+                return;
+            }
         }
-        return;
-    }
-    for (const known of sum.shapes) {
-        const dims = known.dims;
-        if (sameDim(dims[0], shape[0]) && sameDim(dims[1], shape[1]) && sameDim(dims[2], shape[2]) && sameDim(dims[3], shape[3]) && sameDim(dims[4], shape[4]) && sameDim(dims[5], shape[5])) {
-            known.ns += ns;
-            return;
+        if (this.count === this.ns.length) {
+            const dims = new Float64Array(this.count * 12);
+            dims.set(this.dims);
+            this.dims = dims;
+            const sums = new Float64Array(this.count * 2);
+            sums.set(this.ns);
+            this.ns = sums;
         }
+        const at = this.count++;
+        this.dims.set(shape, at * 6);
+        this.ns[at] = ns;
+        index[slot] = at + 1;
+        if (this.count * 2 > index.length)
+            this.reindex(index.length * 2);
     }
-    sum.shapes.push({ ns, dims: Float64Array.from(shape) });
-    if (sum.shapes.length > SHAPE_SCAN)
-        sum.shapeIndex = new Map(sum.shapes.map((known) => [shapeKey(known.dims), known]));
+    /** The shape with the most time (the first of equals), or -1. */
+    best() {
+        let best = -1;
+        for (let k = 0; k < this.count; k++)
+            if (best < 0 || this.ns[k] > this.ns[best])
+                best = k;
+        return best;
+    }
+    same(at, shape) {
+        const dims = this.dims;
+        const o = at * 6;
+        return sameDim(dims[o], shape[0]) && sameDim(dims[o + 1], shape[1]) && sameDim(dims[o + 2], shape[2]) && sameDim(dims[o + 3], shape[3]) && sameDim(dims[o + 4], shape[4]) && sameDim(dims[o + 5], shape[5]);
+    }
+    reindex(length) {
+        const index = new Int32Array(length);
+        const mask = length - 1;
+        for (let at = 0; at < this.count; at++) {
+            let slot = shapeHash(this.dims, at * 6) & mask;
+            while (index[slot] !== 0)
+                slot = (slot + 1) & mask;
+            index[slot] = at + 1;
+        }
+        this.index = index;
+    }
+}
+/** A hash of the six dims at `from` (NaN hashes as 0, as it compares equal to NaN). */
+function shapeHash(dims, from) {
+    let h = 0;
+    for (let k = from; k < from + 6; k++)
+        h = Math.imul(h ^ (dims[k] | 0), 0x9e3779b1);
+    return (h ^ (h >>> 16)) >>> 0;
 }
 class TraceSummary {
     ctx;
+    /** Reads the events the tape leaves to JavaScript, into `one` (a record of the tape's layout). */
     fields = new EventFields();
+    one = new Float64Array(SLOTS);
+    /**
+     * The events are summed from their records (tape.ts's slots, read in place: the tape's, or `one`),
+     * passed as (r, at); `bytes` are what the record's name and Input Dims ranges index into.
+     */
+    bytes = Buffer.alloc(0);
+    /** The event's launch shape (grid x,y,z then block x,y,z). */
+    shape = new Float64Array(6);
     baseUs;
     /** Byte offset of the event whose ts is baseUs. */
     baseOffset = 0;
@@ -20782,6 +21528,8 @@ class TraceSummary {
         name,
         kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
         byDevice: new Map(),
+        lastDevice: NaN,
+        last: undefined,
     }));
     memcpys = new NameCache(decodeName, (name) => ({ kind: memcpyKind(name), name, totalNs: 0, count: 0 }));
     memsets = new NameCache(decodeName, (name) => ({ kind: 'memset', name, totalNs: 0, count: 0 }));
@@ -20804,6 +21552,11 @@ class TraceSummary {
     cpuOpBaseUs;
     python = new PythonFrames();
     pythonNames = new NameCache(decodeName, classifyFrame);
+    /**
+     * Per name id of the tape: BUILT_IN_NAME or OTHER_NAME once the name's bytes were looked at, so
+     * that a Python event whose name was seen before is told without reading its bytes again.
+     */
+    builtInById = new Uint8Array(1024);
     /** Python frames and launch calls share this origin (both are CPU-side times). */
     hostBaseUs;
     graphCorrelations = new Set();
@@ -20846,49 +21599,49 @@ class TraceSummary {
                 throw new ScanError(error.message, offset + error.at - start);
             throw error;
         }
-        this.use(category, f, offset);
+        f.write(this.one, 0);
+        this.bytes = f.buffer;
+        // An event whose category the scanner could not tell was read with its `cat`.
+        if (category === CAT_UNKNOWN)
+            category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
+        this.use(this.one, 0, category, offset);
         return end;
     }
     taped(records, count, bytes, base) {
-        const f = this.fields;
-        for (let k = 0, at = 0; k < count; k++, at += SLOTS) {
-            f.fromTape(records, at, bytes);
-            this.use(records[at + S_CATEGORY], f, base + records[at + S_START]);
-        }
+        this.bytes = bytes;
+        for (let at = 0, end = count * SLOTS; at < end; at += SLOTS)
+            this.use(records, at, records[at + S_CATEGORY], base + records[at + S_START]);
     }
-    use(category, f, offset) {
-        if (category === CAT_UNKNOWN) {
-            category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
-            if (category === CAT_SKIP)
-                return;
-        }
-        if (f.ph !== PH_COMPLETE)
+    /** One event; `category` as read (CAT_SKIP, or CAT_UNKNOWN from the tape, which reads no `cat`: none). */
+    use(r, at, category, offset) {
+        if (category === CAT_SKIP || category === CAT_UNKNOWN || r[at + S_PH] !== PH_COMPLETE)
             return;
         if (category === CAT_CPU_OP)
-            return this.cpuOp();
+            return this.cpuOp(r, at);
         if (category === CAT_PYTHON)
-            return this.pythonFrame();
+            return this.pythonFrame(r, at);
         if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
-            if (!f.nameStartsWith(PROFILER_STEP))
-                return category === CAT_CPU_ANNOTATION ? this.annotation() : undefined;
+            if (!recordNameStartsWith(r, at, this.bytes, PROFILER_STEP))
+                return category === CAT_CPU_ANNOTATION ? this.annotation(r, at) : undefined;
         }
-        if (!f.hasTs || !f.hasDur) {
+        if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1) {
             this.ctx.count('event-without-time', 'data-loss', 'complete (ph X) events without a numeric ts or dur were dropped');
             return;
         }
-        if (f.durNs < 0 || f.durNs > MAX_DURATION_NS) {
+        const durNs = recordDurNs(r, at);
+        if (durNs < 0 || durNs > MAX_DURATION_NS) {
             this.ctx.count('bad-duration', 'data-loss', 'events with a negative duration or one over 7 days (CUPTI overflow) were dropped');
             return;
         }
         if (this.baseUs === undefined) {
-            this.baseUs = f.tsUs;
+            this.baseUs = r[at + S_TS_US];
             this.baseOffset = offset;
         }
-        const startNs = (f.tsUs - this.baseUs) * 1000 + f.tsFracNs;
+        const startNs = recordNsFrom(r, at, this.baseUs);
         // One bogus timestamp would stretch the window past what a double counts exactly: refused here,
         // at this event, naming the event it is measured from (either of the two may be the bogus one).
         if (!(Math.abs(startNs) <= MAX_FROM_FIRST_NS)) {
-            throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${f.tsUs} µs`, offset);
+            throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${r[at + S_TS_US]} µs`, offset);
         }
         if (this.categorySeen[category] === 0) {
             this.categorySeen[category] = 1;
@@ -20896,154 +21649,187 @@ class TraceSummary {
         }
         switch (category) {
             case CAT_KERNEL:
-                return this.kernel(startNs);
+                return this.kernel(r, at, startNs, durNs);
             case CAT_MEMCPY:
             case CAT_MEMSET:
-                return this.memop(startNs, category === CAT_MEMSET);
+                return this.memop(r, at, startNs, durNs, category === CAT_MEMSET);
             case CAT_RUNTIME:
             case CAT_DRIVER:
-                return this.apiCall(startNs);
+                return this.apiCall(r, at, startNs, durNs);
             default:
-                return this.step(startNs, category === CAT_GPU_ANNOTATION);
+                return this.step(r, at, startNs, durNs, category === CAT_GPU_ANNOTATION);
         }
     }
-    /** Records the current event in the trace record, on the trace's one clock. */
-    record(kind, name, device, lane) {
-        const f = this.fields;
-        this.traceBaseUs ??= f.tsUs;
-        this.trace.add(kind, name, (f.tsUs - this.traceBaseUs) * 1000 + f.tsFracNs, f.durNs, device, lane);
+    /** Records an event in the trace record, on the trace's one clock. */
+    record(r, at, kind, name, durNs, device, lane) {
+        this.traceBaseUs ??= r[at + S_TS_US];
+        this.trace.addKind(kind, name, recordNsFrom(r, at, this.traceBaseUs), durNs, device, lane);
     }
-    /** The stream of a GPU event (args.stream, else its tid), on its device. */
-    streamOf(device) {
-        const f = this.fields;
-        const stream = Number.isInteger(f.stream) ? f.stream : Number.isInteger(f.tid) ? f.tid : -1;
-        return device * 2 ** 21 + stream;
+    /** The stream of a GPU event (args.stream, else its tid), or -1. */
+    laneOf(r, at) {
+        const stream = r[at + S_STREAM];
+        if (Number.isInteger(stream))
+            return stream;
+        const tid = r[at + S_TID];
+        return Number.isInteger(tid) ? tid : -1;
     }
-    deviceOf() {
-        const f = this.fields;
-        if (Number.isInteger(f.device))
-            return f.device;
-        if (Number.isInteger(f.pid))
-            return f.pid;
-        return -1;
+    /** The device of a GPU event (args.device, else its pid), or -1. */
+    deviceOf(r, at) {
+        const device = r[at + S_DEVICE];
+        if (Number.isInteger(device))
+            return device;
+        const pid = r[at + S_PID];
+        return Number.isInteger(pid) ? pid : -1;
     }
     /** The interned entry for the event's name. */
-    named(cache) {
-        const f = this.fields;
-        return f.nameStart < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
+    named(r, at, cache) {
+        const start = r[at + S_NAME_START];
+        return start < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.getById(r[at + S_NAME_ID], this.bytes, start, r[at + S_NAME_END]).value;
     }
-    kernel(startNs) {
-        const f = this.fields;
-        const device = this.deviceOf();
-        const { name, kind, byDevice } = this.named(this.kernels);
-        let sum = byDevice.get(device);
-        if (!sum)
-            byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: [] }));
-        const dur = f.durNs;
+    kernel(r, at, startNs, dur) {
+        const device = this.deviceOf(r, at);
+        const correlation = r[at + S_CORRELATION];
+        const entry = this.named(r, at, this.kernels);
+        let sum = entry.last;
+        if (sum === undefined || !Object.is(device, entry.lastDevice)) {
+            sum = entry.byDevice.get(device);
+            if (!sum)
+                entry.byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: new LaunchShapes(), sites: new KeyTimes() }));
+            entry.last = sum;
+            entry.lastDevice = device;
+        }
         sum.totalNs += dur;
         sum.instances++;
         if (dur < sum.minNs)
             sum.minNs = dur;
         if (dur > sum.maxNs)
             sum.maxNs = dur;
-        if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3]))
-            addShape(sum, f.shape, dur);
-        const linked = this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+        const shape = this.shape;
+        recordShape(r, at, shape);
+        if (!Number.isNaN(shape[0]) || !Number.isNaN(shape[3]))
+            sum.shapes.add(shape, dur);
+        const linked = this.launchSites.kernel(sum.sites, r[at + S_EXTERNAL_ID], correlation, dur);
+        const capturing = this.graphs.active;
         // A kernel without an op may be a graph replay's: kept until its capture can be matched.
-        const kept = !linked && this.graphs.active && this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, dur);
+        const kept = !linked && capturing && this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, dur);
         if (!kept && this.python.active)
-            this.python.kernel((sum.python ??= new Map()), f.correlation, dur);
-        if (this.graphs.active)
-            this.graphs.gpuEvent(f.correlation);
-        this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
-        this.record('kernel', name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
+            this.python.kernel((sum.python ??= new KeyTimes()), correlation, dur);
+        if (capturing)
+            this.graphs.gpuEvent(correlation);
+        this.ops.push(startNs, startNs + dur, device, correlation, entry.kind);
+        this.record(r, at, RECORD_KERNEL, entry.name, dur, device, recordLane(r, at));
     }
     /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
-    cpuOp() {
-        const f = this.fields;
-        if (!f.hasTs || !f.hasDur || f.nameStart < 0)
+    cpuOp(r, at) {
+        const nameStart = r[at + S_NAME_START];
+        if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0)
             return;
-        this.cpuOpBaseUs ??= f.tsUs;
-        const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
-        const op = this.cpuOpNames.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
-        this.record('cpu-op', op.name, trace_events/* HOST_DEVICE */.u$, f.tid);
-        this.launchSites.op(op, f.externalId, f.tid, start, start + f.durNs, op.matmul ? f.inputDims() : undefined);
+        this.cpuOpBaseUs ??= r[at + S_TS_US];
+        const start = recordNsFrom(r, at, this.cpuOpBaseUs);
+        const durNs = recordDurNs(r, at);
+        const tid = r[at + S_TID];
+        const op = this.cpuOpNames.getById(r[at + S_NAME_ID], this.bytes, nameStart, r[at + S_NAME_END]).value;
+        this.record(r, at, RECORD_CPU_OP, op.name, durNs, trace_events/* HOST_DEVICE */.u$, tid);
+        this.launchSites.op(op, r[at + S_EXTERNAL_ID], tid, start, start + durNs, op.matmul ? recordInputDims(r, at, this.bytes) : undefined);
     }
     /**
      * A user annotation on the CPU (its GPU copy is not counted twice): counted when its name says a
      * generation phase. Names are not interned: serving engines put per-step numbers in them.
      */
-    annotation() {
-        const name = this.fields.name();
+    annotation(r, at) {
+        const name = recordName(r, at, this.bytes);
         if (name === undefined)
             return;
         this.generation.range(phaseOfName(name), name);
-        if (this.fields.hasTs && this.fields.hasDur)
-            this.record('range', name, trace_events/* HOST_DEVICE */.u$, this.fields.tid);
+        if (r[at + S_HAS_TS] === 1 && r[at + S_HAS_DUR] === 1)
+            this.record(r, at, RECORD_RANGE, name, recordDurNs(r, at), trace_events/* HOST_DEVICE */.u$, r[at + S_TID]);
     }
     /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
-    pythonFrame() {
-        const f = this.fields;
-        if (!f.hasTs || !f.hasDur || f.nameStart < 0 || f.durNs < 0)
+    pythonFrame(r, at) {
+        const nameStart = r[at + S_NAME_START];
+        if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0)
             return;
-        const start = this.hostNs();
-        // Built-ins are most Python events and never the user's frame: told by their bytes, not interned.
-        const frame = f.nameStartsWith(BUILT_IN) ? SKIPPED_FRAME : this.pythonNames.getById(f.nameId, f.buffer, f.nameStart, f.nameEnd).value;
-        if (!this.python.frame(f.pid, f.tid, start, start + f.durNs, frame)) {
+        const durNs = recordDurNs(r, at);
+        if (durNs < 0)
+            return;
+        const start = this.hostNs(r, at);
+        const id = r[at + S_NAME_ID];
+        const frame = this.isBuiltIn(r, at, id) ? SKIPPED_FRAME : this.pythonNames.getById(id, this.bytes, nameStart, r[at + S_NAME_END]).value;
+        if (!this.python.frame(r[at + S_PID], r[at + S_TID], start, start + durNs, frame)) {
             this.ctx.count('python-frame-out-of-order', 'data-loss', 'python_function events that start before the previous one on their thread were dropped (their nesting is unknown)');
         }
     }
-    hostNs() {
-        const f = this.fields;
-        this.hostBaseUs ??= f.tsUs;
-        return (f.tsUs - this.hostBaseUs) * 1000 + f.tsFracNs;
+    /**
+     * Built-ins are most Python events and never the user's frame: told by their bytes (once per name
+     * id), and not interned (their names hold object addresses, so they are many).
+     */
+    isBuiltIn(r, at, id) {
+        if (id < 0)
+            return recordNameStartsWith(r, at, this.bytes, BUILT_IN);
+        let known = id < this.builtInById.length ? this.builtInById[id] : 0;
+        if (known === 0) {
+            known = recordNameStartsWith(r, at, this.bytes, BUILT_IN) ? BUILT_IN_NAME : OTHER_NAME;
+            if (id >= this.builtInById.length)
+                this.builtInById = (0,columns/* grown */.g)(this.builtInById, Math.max(id + 1, this.builtInById.length * 2));
+            this.builtInById[id] = known;
+        }
+        return known === BUILT_IN_NAME;
     }
-    memop(startNs, memset) {
-        const f = this.fields;
-        const sum = this.named(memset ? this.memsets : this.memcpys);
-        sum.totalNs += f.durNs;
+    /** The event's start on the host clock, which Python frames and launch calls share (both are CPU-side times). */
+    hostNs(r, at) {
+        this.hostBaseUs ??= r[at + S_TS_US];
+        return recordNsFrom(r, at, this.hostBaseUs);
+    }
+    memop(r, at, startNs, durNs, memset) {
+        const sum = this.named(r, at, memset ? this.memsets : this.memcpys);
+        const correlation = r[at + S_CORRELATION];
+        sum.totalNs += durNs;
         sum.count++;
-        if (Number.isFinite(f.bytes))
-            sum.bytes = (sum.bytes ?? 0) + f.bytes;
+        const bytes = r[at + S_BYTES];
+        if (Number.isFinite(bytes))
+            sum.bytes = (sum.bytes ?? 0) + bytes;
         const hostCopy = sum.kind === 'memcpy-htod' || sum.kind === 'memcpy-dtoh';
-        const device = this.deviceOf();
+        const device = this.deviceOf(r, at);
         if (this.graphs.active) {
             // A memcpy or memset node of a graph replay counts for the replay's positions.
-            if (this.launchSites.siteOfEvent(f.externalId, f.correlation) < 0)
-                this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, f.durNs);
-            this.graphs.gpuEvent(f.correlation);
+            if (this.launchSites.siteOfEvent(r[at + S_EXTERNAL_ID], correlation) < 0)
+                this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, durNs);
+            this.graphs.gpuEvent(correlation);
         }
-        this.ops.push(startNs, startNs + f.durNs, device, f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
-        this.record(memset ? 'memset' : 'memcpy', sum.name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
+        this.ops.push(startNs, startNs + durNs, device, correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
+        this.record(r, at, memset ? RECORD_MEMSET : RECORD_MEMCPY, sum.name, durNs, device, recordLane(r, at));
     }
-    apiCall(startNs) {
-        const f = this.fields;
-        const sum = this.named(this.api);
-        sum.totalNs += f.durNs;
+    apiCall(r, at, startNs, durNs) {
+        const sum = this.named(r, at, this.api);
+        sum.totalNs += durNs;
         sum.calls++;
-        if (sum.graphLaunch && Number.isFinite(f.correlation)) {
-            this.graphCorrelations.add(f.correlation);
-            this.graphs.graphLaunch(f.pid, f.tid, f.correlation);
+        if (!sum.launch && !sum.graphLaunch && sum.capture === CAPTURE_NONE)
+            return;
+        const pid = r[at + S_PID];
+        const tid = r[at + S_TID];
+        const correlation = r[at + S_CORRELATION];
+        if (sum.graphLaunch && Number.isFinite(correlation)) {
+            this.graphCorrelations.add(correlation);
+            this.graphs.graphLaunch(pid, tid, correlation);
         }
-        const code = sum.launch || sum.graphLaunch ? this.python.launch(f.pid, f.tid, this.hostNs(), f.correlation, sum.graphLaunch) : -1;
+        const code = sum.launch || sum.graphLaunch ? this.python.launch(pid, tid, this.hostNs(r, at), correlation, sum.graphLaunch) : -1;
         if (sum.capture === CAPTURE_NONE)
             return;
-        const ns = this.hostNs();
+        const ns = this.hostNs(r, at);
         if (sum.capture === CAPTURE_NODE)
-            this.graphs.launch(f.pid, f.tid, ns, f.correlation, this.launchSites.siteOfEvent(f.externalId, f.correlation), code);
+            this.graphs.launch(pid, tid, ns, correlation, this.launchSites.siteOfEvent(r[at + S_EXTERNAL_ID], correlation), code);
         else if (sum.capture === CAPTURE_BEGIN)
-            this.graphs.begin(f.pid, f.tid, ns, startNs);
+            this.graphs.begin(pid, tid, ns, startNs);
         else
-            this.graphs.end(f.pid, f.tid, ns, startNs + f.durNs);
+            this.graphs.end(pid, tid, ns, startNs + durNs);
     }
-    step(startNs, gpu) {
-        const f = this.fields;
-        const name = f.name();
+    step(r, at, startNs, durNs, gpu) {
+        const name = recordName(r, at, this.bytes);
         // ProfilerStep ranges: the CPU one on its thread (the GPU projection is derived, not recorded).
         if (!gpu)
-            this.record('range', name, trace_events/* HOST_DEVICE */.u$, f.tid);
+            this.record(r, at, RECORD_RANGE, name, durNs, trace_events/* HOST_DEVICE */.u$, r[at + S_TID]);
         const steps = gpu ? this.gpuSteps : this.cpuSteps;
-        const end = startNs + f.durNs;
+        const end = startNs + durNs;
         const known = steps.get(name);
         if (!known)
             steps.set(name, { name, start: startNs, end });
@@ -21057,12 +21843,12 @@ class TraceSummary {
         this.replays = this.graphs.finish((correlation) => this.graphCorrelations.has(correlation), (sum, opSite, pythonCode, durNs) => {
             if (!('instances' in sum))
                 return; // a memcpy or memset node: no sites
-            this.launchSites.replayed((sum.sites ??= new Map()), opSite, durNs);
+            this.launchSites.replayed(sum.sites, opSite, durNs);
             if (this.python.active)
-                this.python.replayed((sum.python ??= new Map()), pythonCode, durNs);
+                this.python.replayed((sum.python ??= new KeyTimes()), pythonCode, durNs);
         }, (sum, correlation, durNs) => {
             if ('instances' in sum && this.python.active)
-                this.python.kernel((sum.python ??= new Map()), correlation, durNs);
+                this.python.kernel((sum.python ??= new KeyTimes()), correlation, durNs);
         });
         this.python.finish();
     }
@@ -21084,12 +21870,9 @@ class TraceSummary {
                 const stat = { name, totalNs: sum.totalNs, instances: sum.instances, minNs: sum.minNs, maxNs: sum.maxNs };
                 if (device >= 0)
                     stat.device = device;
-                let best;
-                for (const shape of sum.shapes)
-                    if (!best || shape.ns > best.ns)
-                        best = shape;
-                if (best) {
-                    const [gx, gy, gz, bx, by, bz] = Array.from(best.dims);
+                const best = sum.shapes.best();
+                if (best >= 0) {
+                    const [gx, gy, gz, bx, by, bz] = Array.from(sum.shapes.dims.subarray(best * 6, best * 6 + 6));
                     if ([gx, gy, gz].every(Number.isFinite))
                         stat.grid = [gx, gy, gz];
                     if ([bx, by, bz].every(Number.isFinite))
@@ -27066,8 +27849,8 @@ function abortable(file, signal) {
         },
         ...(file.chunks
             ? {
-                chunks: async function* () {
-                    for await (const chunk of file.chunks()) {
+                chunks: async function* (into) {
+                    for await (const chunk of file.chunks(into)) {
                         check();
                         yield chunk;
                     }
@@ -27260,11 +28043,11 @@ async function expandPaths(inputs, inFolder, files, leftOut) {
         catch (error) {
             const code = error.code ?? 'error';
             if (!inFolder)
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(input, `cannot read the input (${code}); expected a capture file or a directory of them`);
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(input, `cannot read the input (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .systemErrorText */ .f9)(error)}); expected a capture file or a directory of them`);
             // Found in a folder: left out with its reason, and the folder's other files are read.
             const reason = code === 'ENAMETOOLONG'
                 ? `its path is ${Buffer.byteLength(input)} bytes, more than the system opens (PATH_MAX, ${PATH_MAX_BYTES} bytes)`
-                : `cannot read it (${code})`;
+                : `cannot read it (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .systemErrorText */ .f9)(error)})`;
             leftOut.push({ path: input.length > 300 ? `${input.slice(0, 150)}…${input.slice(-150)}` : input, reason });
             continue;
         }
@@ -27278,7 +28061,7 @@ async function expandPaths(inputs, inFolder, files, leftOut) {
             listed = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir)(input, { withFileTypes: true, encoding: 'buffer' });
         }
         catch (error) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(input, `cannot read the folder (${error.code ?? 'error'}); expected a folder of capture files that this user may list`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(input, `cannot read the folder (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .systemErrorText */ .f9)(error)}); expected a folder of capture files that this user may list`);
         }
         const nested = [];
         const ownFolder = listed.some((entry) => entry.isFile() && entry.name.toString('utf8') === _model_report_js__WEBPACK_IMPORTED_MODULE_5__/* .REPORT_FILE */ .Uq);
@@ -27314,9 +28097,9 @@ async function makeOutputFolder(directory, what) {
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir)(directory, { recursive: true });
     }
     catch (error) {
-        const code = error.code ?? 'error';
-        const why = code === 'EEXIST' || code === 'ENOTDIR' ? ': a file, not a folder' : '';
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(directory, `cannot write ${what} there (${code}${why}); expected a folder, or a path where one can be made`);
+        const code = error.code;
+        const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file, not a folder' : (0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .systemErrorText */ .f9)(error);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(directory, `cannot write ${what} there (${why}); expected a folder, or a path where one can be made`);
     }
 }
 /** Open for writing, created or truncated, and refused (ELOOP) when the path itself is a symbolic link. */
@@ -27680,10 +28463,10 @@ function mean(values) {
 /* harmony export */   fo: () => (/* binding */ SourceSchema)
 /* harmony export */ });
 /* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, PythonSiteSchema, MetricSampleSchema, UtilSampleSchema, GpuProcessesSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, MatmulInputShapeSchema, MatmulInputsSchema, PhaseRangesSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8816);
-/* harmony import */ var _trace_events_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8668);
-/* harmony import */ var _notice_codes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8450);
-/* harmony import */ var _metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5500);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8816);
+/* harmony import */ var _trace_events_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8668);
+/* harmony import */ var _notice_codes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8450);
+/* harmony import */ var _metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5500);
 /**
  * What one importer reads from one input file: the raw, unclassified facts of a capture.
  * Every importer returns this shape; `buildProfile` merges several of them into one Profile.
@@ -27715,60 +28498,60 @@ const FORMAT_IDS = [
     'rocpd-sqlite',
     'jax-trace',
 ];
-const FormatIdSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(FORMAT_IDS);
+const FormatIdSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* ["enum"] */ .k5n(FORMAT_IDS);
 /** A recoverable problem met while reading, counted rather than thrown (nothing vanishes silently). */
-const ImportStatSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    severity: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['info', 'data-loss', 'error']),
-    count: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    detail: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+const ImportStatSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    severity: zod__WEBPACK_IMPORTED_MODULE_3__/* ["enum"] */ .k5n(['info', 'data-loss', 'error']),
+    count: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    detail: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
 });
-const SourceSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    path: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+const SourceSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    path: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
     format: FormatIdSchema,
     /** The report or table kinds found inside, e.g. nsys `cuda_gpu_kern_sum`, ncu `details`. */
-    parts: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default([]),
-    tool: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    toolVersion: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    stats: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(ImportStatSchema).default([]),
+    parts: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP()).default([]),
+    tool: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    toolVersion: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    stats: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(ImportStatSchema).default([]),
     /** Which run of the file this is (1-based), when the file holds several one after another (nsys stats output appended). */
-    run: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().positive().optional(),
+    run: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().positive().optional(),
 });
-const Dim3Schema = zod__WEBPACK_IMPORTED_MODULE_2__/* .tuple */ .PVZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()]);
+const Dim3Schema = zod__WEBPACK_IMPORTED_MODULE_3__/* .tuple */ .PVZ([zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig()]);
 /**
  * A line of the workload's Python that launched a kernel, where the trace holds Python stacks
  * (Kineto `with_stack=True`): the innermost frame of the user's code around the launch call.
  */
-const PythonSiteSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const PythonSiteSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** The function, as Python names it (`forward`, `sdpa`). */
-    function: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    function: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
     /** Its file as the profiler wrote it: relative to the sys.path entry it was found under. */
-    file: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    file: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
     /** The function's first line (the profiler records a frame's line on entry). */
-    line: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    line: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
     /** The innermost nn.Module around the frame, by class (`LlamaAttention`). */
-    module: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    module: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
     /**
      * The kernel ran in a CUDA graph replay. Alone: this is where the graph was replayed (its kernels
      * were captured elsewhere).
      */
-    graphReplay: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional(),
+    graphReplay: zod__WEBPACK_IMPORTED_MODULE_3__/* .boolean */ .zMY().optional(),
     /**
      * With graphReplay: the graph's capture is in the same trace, and this is where the capture's
      * launch that made the kernel's node ran (the replay's kernels, in start order, are the
      * capture's launches in order).
      */
-    graphCapture: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional(),
+    graphCapture: zod__WEBPACK_IMPORTED_MODULE_3__/* .boolean */ .zMY().optional(),
     /** Share of the kernel's time launched from here (0..1). */
-    share: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(1),
+    share: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().min(0).max(1),
 });
-const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
-    instances: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    minNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
-    maxNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
-    device: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().optional(),
+const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    totalNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
+    instances: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    minNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative().optional(),
+    maxNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative().optional(),
+    device: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().optional(),
     /** Launch shape of the launches that took the most time, where the capture records it. */
     grid: Dim3Schema.optional(),
     block: Dim3Schema.optional(),
@@ -27777,43 +28560,43 @@ const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
      * links kernels to ops (Kineto; a CUDA graph replay's kernel through its graph's capture, when that
      * is in the trace). When launches came from several chains, the one with the most time.
      */
-    launchedBy: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    launchedBy: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
     /** Share of the kernel's time launched from `launchedBy` (0..1). */
-    launchedByShare: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(1).optional(),
+    launchedByShare: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().min(0).max(1).optional(),
     /** Token count M (rows of activations) of the matmul op that launched it, from recorded input shapes. */
-    tokens: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().optional(),
+    tokens: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative().optional(),
     /** Where in the workload's Python it was launched from, most time first (at most 3). */
-    pythonSites: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(PythonSiteSchema).max(3).optional(),
+    pythonSites: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(PythonSiteSchema).max(3).optional(),
 });
-const MemopStatSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const MemopStatSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** `memcpy-htod` | `memcpy-dtoh` | `memcpy-dtod` | `memcpy-other` | `memset` */
-    kind: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
-    count: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    bytes: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
+    kind: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    totalNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative().optional(),
+    count: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    bytes: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative().optional(),
 });
-const ApiStatSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
-    calls: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+const ApiStatSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    totalNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
+    calls: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
 });
-const MetricSampleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const MetricSampleSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** A name of METRIC_CATALOG (src/model/metrics.ts): importers write no other. */
-    name: _metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .MetricNameSchema */ .Fi,
-    value: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(),
+    name: _metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .MetricNameSchema */ .Fi,
+    value: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(),
 });
-const UtilSampleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const UtilSampleSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** Seconds since the epoch or since the start of sampling; only differences matter. */
-    t: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
-    device: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().default(0),
-    gpuPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(100),
-    memoryPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(100).optional(),
-    smClockMhz: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
-    powerW: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
-    memoryUsedBytes: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
+    t: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().optional(),
+    device: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().default(0),
+    gpuPercent: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().min(0).max(100),
+    memoryPercent: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().min(0).max(100).optional(),
+    smClockMhz: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().optional(),
+    powerW: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().optional(),
+    memoryUsedBytes: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().optional(),
     /** Clock-event reasons active in this sample, in NVML/max.profiler.gpu names (gpu_idle included). */
-    reasons: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default([]),
+    reasons: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP()).default([]),
 });
 /**
  * Another's work on the GPU, as one recording of a command saw it (gpu-snapshot version 2): a
@@ -27823,13 +28606,13 @@ const UtilSampleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
  * (`busy-before`, no pid). Its samples, device, highest SM utilization (the process's own, or the
  * GPU's for busy-before; null where the sampler could not read it) and GPU memory.
  */
-const GpuNeighbourSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    pid: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().nullable(),
-    evidence: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['process', 'listed-before', 'busy-before']),
-    device: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    samples: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().positive(),
-    maxSmPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(100).nullable(),
-    maxMemoryBytes: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().nullable(),
+const GpuNeighbourSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    pid: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative().nullable(),
+    evidence: zod__WEBPACK_IMPORTED_MODULE_3__/* ["enum"] */ .k5n(['process', 'listed-before', 'busy-before']),
+    device: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    samples: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().positive(),
+    maxSmPercent: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().min(0).max(100).nullable(),
+    maxMemoryBytes: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative().nullable(),
 });
 /**
  * The GPU's processes over one recording of a command: the samples that listed them (of all), the
@@ -27838,97 +28621,97 @@ const GpuNeighbourSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
  * whose owner the recording could not tell (not in this pid namespace, first listed after the
  * command started: possibly the command's own).
  */
-const GpuProcessesSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    listedSamples: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    samples: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    neighbours: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(GpuNeighbourSchema),
-    unknownPids: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative()),
-    jobDevices: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative()).default([]),
+const GpuProcessesSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    listedSamples: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    samples: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    neighbours: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(GpuNeighbourSchema),
+    unknownPids: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative()),
+    jobDevices: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative()).default([]),
 });
 /** One profiler step (ProfilerStep#N or a user range), as the GPU saw it. */
-const StepSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    startNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(),
-    durNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
-    gpuBusyNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
-    kernels: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+const StepSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    startNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(),
+    durNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
+    gpuBusyNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
+    kernels: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
 });
 /**
  * An idle stretch that is not the workload: set-up before the first step (weights copied in, lazy
  * initialization), a pause between benchmark repetitions, or tear-down. Left out of utilization.
  */
-const ExcludedGapSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const ExcludedGapSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** ns from the first GPU op. */
-    startNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
-    durNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
-    reason: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['set-up', 'between-repetitions', 'tear-down']),
+    startNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
+    durNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
+    reason: zod__WEBPACK_IMPORTED_MODULE_3__/* ["enum"] */ .k5n(['set-up', 'between-repetitions', 'tear-down']),
 });
 /** Collective kernels on the timeline, summed over devices. */
-const TimelineCommunicationSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const TimelineCommunicationSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** Union of collective kernel intervals. */
-    collectiveNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    collectiveNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
     /** Collective time with no other (compute) kernel running on the same device: on the critical path. */
-    exposedNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    exposedNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
 });
 /** Host↔device copies on the timeline, summed over devices. */
-const TimelineTransfersSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const TimelineTransfersSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** Union of host-to-device and device-to-host copy intervals. */
-    copyNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    copyNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
     /** Copy time with no kernel running on the same device. */
-    exposedNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    exposedNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
 });
 /**
  * One activation shape of the outermost matmul ops of a trace that recorded shapes (Kineto
  * `record_shapes`): the token rows one forward pass feeds its linear layers.
  */
-const MatmulInputShapeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const MatmulInputShapeSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** The op, as the trace names it (`aten::linear`, or an `aten::mm` that no linear encloses). */
-    op: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    op: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
     /** The activation input's shape less its feature dim: `[8, 512]` is 8 sequences of 512 tokens. */
-    rows: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative()),
+    rows: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative()),
     /** Ops with this shape. */
-    ops: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().positive(),
+    ops: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().positive(),
     /** Start of the first and of the last of them, ns from the first such op of any shape (CPU clock). */
-    firstNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(),
-    lastNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(),
+    firstNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(),
+    lastNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(),
 });
-const MatmulInputsSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const MatmulInputsSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** In order of first use; a bounded number of distinct shapes. */
-    shapes: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(MatmulInputShapeSchema),
+    shapes: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(MatmulInputShapeSchema),
     /** Ops of shapes past the bound, counted only. */
-    otherOps: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    otherOps: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
 });
 /** Ranges (user annotations) whose names say a generation phase, e.g. SGLang's `step[EXTEND bs=15 toks=15360]`. */
-const PhaseRangesSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    decode: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    prefill: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+const PhaseRangesSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    decode: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    prefill: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
     /** The first name of each kind, as written. */
-    decodeName: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    prefillName: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    decodeName: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    prefillName: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
 });
 /** What a per-launch trace (Kineto, rocprofv3 kernel_trace) says about time, beyond per-kernel sums. */
-const TimelineObjectSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const TimelineObjectSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     /** First GPU op start to last GPU op end, over all devices. */
-    spanNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    spanNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
     /** Union of GPU op intervals (kernels, memcpy, memset), summed over devices. */
-    busyNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
-    devices: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    idleGaps: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-        count: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-        totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
-        longestNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    busyNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
+    devices: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    idleGaps: zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+        count: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+        totalNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
+        longestNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
     }),
-    kernelLaunches: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    graphLaunches: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    kernelLaunches: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    graphLaunches: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
     /** Kernels that ran inside a CUDA graph replay, where the trace says so. */
-    graphKernels: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    steps: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(StepSchema).default([]),
+    graphKernels: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    steps: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(StepSchema).default([]),
     /** GPU kernel time per tenth of the span (for growth over the capture). */
-    busyByDecile: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative()).default([]),
+    busyByDecile: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative()).default([]),
     /** Idle stretches that are not the workload (see ExcludedGapSchema), in time order. */
-    excludedGaps: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(ExcludedGapSchema).default([]),
+    excludedGaps: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(ExcludedGapSchema).default([]),
     /** spanNs less the excluded gaps; equals spanNs when there are none. */
-    activeSpanNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
+    activeSpanNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative().optional(),
     /** Present when the trace holds collective kernels. */
     communication: TimelineCommunicationSchema.optional(),
     /** Present when the trace holds host↔device copies. */
@@ -27942,94 +28725,94 @@ const TimelineSchema = TimelineObjectSchema.transform((timeline) => ({
     ...timeline,
     activeSpanNs: timeline.activeSpanNs ?? Math.max(0, timeline.spanNs - timeline.excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
 }));
-const CpuFunctionSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
-    calls: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    percent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
+const CpuFunctionSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    totalNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
+    calls: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    percent: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().optional(),
 });
 /**
  * A statement about the capture or the analysis (fallbacks, skipped reports, errors). Later stages
  * read its code, one of a closed set (model/notice-codes.ts); the message is for people.
  */
-const NoticeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    code: _notice_codes_js__WEBPACK_IMPORTED_MODULE_0__/* .NoticeCodeSchema */ .NR,
-    severity: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['info', 'warning', 'error']),
-    message: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+const NoticeSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    code: _notice_codes_js__WEBPACK_IMPORTED_MODULE_1__/* .NoticeCodeSchema */ .NR,
+    severity: zod__WEBPACK_IMPORTED_MODULE_3__/* ["enum"] */ .k5n(['info', 'warning', 'error']),
+    message: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
 });
 /** One Nsight Compute result (one profiled launch): metrics keyed by section and metric label. */
-const NcuMetricSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    section: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    unit: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+const NcuMetricSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    section: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    unit: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
     /** The value in base units (ns, byte, byte/s, hz, %), or the raw text when not numeric. */
-    value: zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()]),
+    value: zod__WEBPACK_IMPORTED_MODULE_3__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP()]),
 });
-const NcuRuleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    section: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    type: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    description: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    speedupType: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    estimatedSpeedupPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
+const NcuRuleSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    section: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    type: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    description: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    speedupType: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    estimatedSpeedupPercent: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().optional(),
 });
-const NcuResultSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    id: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int(),
-    kernel: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
-    device: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    cc: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    grid: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    block: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    metrics: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(NcuMetricSchema),
-    rules: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(NcuRuleSchema),
+const NcuResultSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    id: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int(),
+    kernel: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    device: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    cc: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    grid: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    block: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    metrics: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(NcuMetricSchema),
+    rules: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(NcuRuleSchema),
 });
-const EnvironmentSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    gpuName: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    gpuCount: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().optional(),
-    vendor: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['nvidia', 'amd']).optional(),
-    driver: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    cuda: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    rocm: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    engine: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    engineVersion: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    model: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    dtype: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    batch: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    sequence: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+const EnvironmentSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    gpuName: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    gpuCount: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().optional(),
+    vendor: zod__WEBPACK_IMPORTED_MODULE_3__/* ["enum"] */ .k5n(['nvidia', 'amd']).optional(),
+    driver: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    cuda: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    rocm: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    engine: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    engineVersion: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    model: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    dtype: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    batch: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    sequence: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
 });
 /** A stretch of wall-clock time (seconds since the epoch) in which the workload says it timed itself. */
-const TimedWindowSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ startS: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), endS: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig() });
+const TimedWindowSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({ startS: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(), endS: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig() });
 /** Where a capture sits in a distributed job (Kineto `distributedInfo`). */
-const DistributedSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    rank: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
-    worldSize: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().positive().optional(),
-    backend: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    host: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+const DistributedSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    rank: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    worldSize: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().positive().optional(),
+    backend: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
+    host: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().optional(),
 });
-const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     source: SourceSchema,
     /** The rank this capture was taken on, where the trace says. */
     distributed: DistributedSchema.optional(),
-    kernels: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(KernelStatSchema).default([]),
-    memops: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(MemopStatSchema).default([]),
-    apiCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(ApiStatSchema).default([]),
-    metrics: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(MetricSampleSchema).default([]),
-    utilization: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(UtilSampleSchema).default([]),
+    kernels: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(KernelStatSchema).default([]),
+    memops: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(MemopStatSchema).default([]),
+    apiCalls: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(ApiStatSchema).default([]),
+    metrics: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(MetricSampleSchema).default([]),
+    utilization: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(UtilSampleSchema).default([]),
     timeline: TimelineSchema.optional(),
     /** One timeline per device when a per-launch trace spans several (device ids as in KernelStat.device). */
-    deviceTimelines: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ device: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int(), timeline: TimelineSchema })).default([]),
-    cpuFunctions: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(CpuFunctionSchema).default([]),
-    notices: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(NoticeSchema).default([]),
-    ncu: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(NcuResultSchema).default([]),
+    deviceTimelines: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({ device: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int(), timeline: TimelineSchema })).default([]),
+    cpuFunctions: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(CpuFunctionSchema).default([]),
+    notices: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(NoticeSchema).default([]),
+    ncu: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(NcuResultSchema).default([]),
     environment: EnvironmentSchema.default({}),
     /** Where the workload reported its timed runs: utilization is read over these when samples fall inside. */
-    timedWindows: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(TimedWindowSchema).default([]),
+    timedWindows: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(TimedWindowSchema).default([]),
     /** The GPU's processes over a recording of one command (gpu-snapshot version 2): whether another's work shared the GPU. */
     gpuProcesses: GpuProcessesSchema.optional(),
     /** GPU utilization as a profiler computed it over the capture (e.g. nsys analyze gpu_time_util), 0..100. */
-    gpuTimeUtilPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(100).optional(),
+    gpuTimeUtilPercent: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().min(0).max(100).optional(),
     /** The timeline's events as read (bounded), for the clean trace profile-gate writes; never serialized. */
-    trace: zod__WEBPACK_IMPORTED_MODULE_2__/* .custom */ .IeY((value) => value instanceof _trace_events_js__WEBPACK_IMPORTED_MODULE_3__/* .TraceEvents */ .D2).optional(),
+    trace: zod__WEBPACK_IMPORTED_MODULE_3__/* .custom */ .IeY((value) => value instanceof _trace_events_js__WEBPACK_IMPORTED_MODULE_0__/* .TraceEvents */ .D2).optional(),
 });
 
 
@@ -28304,6 +29087,9 @@ const METRIC_CATALOG = {
     prompt_tokens: { unit: 'tokens', direction: 'higher', label: 'Prompt size' },
     output_tokens: { unit: 'tokens', direction: 'higher', label: 'Output size' },
     failed_requests: { unit: 'requests', direction: 'lower', label: 'Failed requests' },
+    // The median step of the profiled window (its ProfilerStep#N ranges as the GPU saw them): the gate's
+    // step time where neither side's workload states one (src/compare/profiler-steps.ts).
+    profiler_step_ms: { unit: 'ms', direction: 'lower', label: 'Step time under the profiler' },
     // What the workload says its profiled window holds: the step count of time per step (diagnose/step-count.ts).
     profile_steps: { unit: 'steps', direction: 'higher', label: 'Steps in the profiled window' },
 };
@@ -28775,6 +29561,14 @@ function v5ToV6(data) {
 function v6ToV7(data) {
     return { ...data, schemaVersion: 7 };
 }
+/**
+ * Version 8 may measure the step from the profiled window's own steps (`perStep.measured.basis:
+ * 'profiler_step_ms'`, and a gated `profiler_step_ms` metric row), which a version-7 reader would
+ * refuse. A version-7 report has neither: it reads unchanged.
+ */
+function v7ToV8(data) {
+    return { ...data, schemaVersion: 8 };
+}
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 const MIGRATIONS = {
     0: v0ToV1,
@@ -28784,6 +29578,7 @@ const MIGRATIONS = {
     4: v4ToV5,
     5: v5ToV6,
     6: v6ToV7,
+    7: v7ToV8,
 };
 /** A report of a version before the decision was recorded: validated without it, then given one from its rows. */
 const UNDECIDED_REPORT = model_report/* ReportSchema */.M9.omit({ decision: true });
@@ -29009,7 +29804,7 @@ const ProfileSchema = schemas/* object */.Ikc({
 
 
 
-const REPORT_SCHEMA_VERSION = 7;
+const REPORT_SCHEMA_VERSION = 8;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 const REPORT_FILE = 'report.json';
 /** The record of a `profile-gate run`, written beside its report.json in the output folder. */
@@ -29221,6 +30016,11 @@ const MetricReadingSchema = schemas/* object */.Ikc({
     drift: schemas/* array */.YOg(schemas/* object */.Ikc({ side: SideSchema, change: schemas/* number */.aig(), samples: schemas/* number */.aig().int().nonnegative(), pValue: schemas/* number */.aig() })).optional(),
     /** Another process shared the GPU during runs of a side: what the gate did about it (schema 5). */
     sharedGpu: SharedGpuReadingSchema.optional(),
+    /**
+     * The profiled step time's row (schema 8): the share of the baseline's profiled step its kernels
+     * fill, and whether that made the step the host's (`hostBound`), whose floor is wider.
+     */
+    profiledStep: schemas/* object */.Ikc({ kernelShare: schemas/* number */.aig(), hostBound: schemas/* boolean */.zMY() }).optional(),
 });
 /**
  * A `kernel-time:` row's thresholds and why they are what they are: `set` by the user, the µs
@@ -29389,10 +30189,19 @@ const PerStepKernelSchema = StepTimeSchema.extend({
     /** The workload's Python line that launched it: `file.py:123 (function)`. */
     site: schemas/* string */.YjP().optional(),
 });
-/** The measured change of time per step (or per token) from the workload's own numbers, in ns. */
+/**
+ * The measured change of time per step (or per token), in ns: from the workload's own numbers, or,
+ * where neither side has them, from the profiled window's own steps.
+ */
 const MeasuredStepSchema = schemas/* object */.Ikc({
-    /** `tpot_ms` / `itl_ms` medians; or `decode_tok_s` medians with the tokens per step (`decode_tok_s+batch`), or per token without them. */
-    basis: schemas/* enum */.k5n(['tpot_ms', 'itl_ms', 'decode_tok_s+batch', 'decode_tok_s']),
+    /**
+     * `tpot_ms` / `itl_ms` medians; or `decode_tok_s` medians with the tokens per step
+     * (`decode_tok_s+batch`), or per token without them; or (schema 8) the medians of the profiled
+     * window's step ranges (`profiler_step_ms`: ProfilerStep#N or a step-marking range, as the GPU saw
+     * them), when no side's workload gave a step time: slower than the unprofiled step by the
+     * profiler's own cost, which both sides pay.
+     */
+    basis: schemas/* enum */.k5n(['tpot_ms', 'itl_ms', 'decode_tok_s+batch', 'decode_tok_s', 'profiler_step_ms']),
     per: schemas/* enum */.k5n(['step', 'token']),
     baselineNs: schemas/* number */.aig().positive(),
     currentNs: schemas/* number */.aig().positive(),
@@ -29756,9 +30565,10 @@ const POWER_REGIME_REASONS = new Set(['sw_power_cap', 'sync_boost']);
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   D2: () => (/* binding */ TraceEvents),
+/* harmony export */   tE: () => (/* binding */ TRACE_EVENT_KINDS),
 /* harmony export */   u$: () => (/* binding */ HOST_DEVICE)
 /* harmony export */ });
-/* unused harmony exports TRACE_EVENT_KINDS, GPU_EVENT_CAP, HOST_EVENT_CAP */
+/* unused harmony exports GPU_EVENT_CAP, HOST_EVENT_CAP */
 /* harmony import */ var _columns_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(946);
 /**
  * The events of a capture's timeline as they were read: kernels, copies, fills, ranges and the CPU
@@ -29775,7 +30585,10 @@ const GPU_EVENT_CAP = 250_000;
 const HOST_EVENT_CAP = 150_000;
 /** The device of a host event (a CPU op, a CPU range). */
 const HOST_DEVICE = -1;
-const isHostKind = (kind) => TRACE_EVENT_KINDS[kind] === 'range' || TRACE_EVENT_KINDS[kind] === 'cpu-op';
+/** The class of each kind (by index in TRACE_EVENT_KINDS), each kept up to its own cap. */
+const GPU_CLASS = 0;
+const HOST_CLASS = 1;
+const CLASS_OF_KIND = Uint8Array.from(TRACE_EVENT_KINDS, (kind) => (kind === 'range' || kind === 'cpu-op' ? HOST_CLASS : GPU_CLASS));
 class TraceEvents {
     caps;
     count = 0;
@@ -29787,13 +30600,15 @@ class TraceEvents {
     nameIds;
     names = [];
     nameIndex = new Map();
-    /** Events seen per kind, kept or not. */
-    seen = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
-    gpuKept = 0;
-    hostKept = 0;
+    /** Events seen per kind (by index in TRACE_EVENT_KINDS), kept or not. */
+    seenByKind = new Float64Array(TRACE_EVENT_KINDS.length);
+    /** Events kept and the most kept, per class (GPU_CLASS, HOST_CLASS). */
+    keptByClass = new Float64Array(2);
+    capByClass;
     /** `expectedRows`: how many events the reader expects (columns.ts); never more than the caps keep. */
     constructor(caps = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }, expectedRows = _columns_js__WEBPACK_IMPORTED_MODULE_0__/* .INITIAL_ROWS */ .$) {
         this.caps = caps;
+        this.capByClass = Float64Array.of(caps.gpu, caps.host);
         const rows = Math.max(1, Math.min(caps.gpu + caps.host, expectedRows));
         this.starts = new Float64Array(rows);
         this.durs = new Float64Array(rows);
@@ -29802,29 +30617,28 @@ class TraceEvents {
         this.kinds = new Uint8Array(rows);
         this.nameIds = new Int32Array(rows);
     }
+    /** Events seen per kind, kept or not. */
+    get seen() {
+        const out = {};
+        TRACE_EVENT_KINDS.forEach((kind, k) => (out[kind] = this.seenByKind[k]));
+        return out;
+    }
     add(kind, name, startNs, durNs, device, lane) {
-        this.seen[kind] += 1;
+        this.addKind(TRACE_EVENT_KINDS.indexOf(kind), name, startNs, durNs, device, lane);
+    }
+    /** add() with the kind as its index in TRACE_EVENT_KINDS: for readers that add an event per event read. */
+    addKind(k, name, startNs, durNs, device, lane) {
+        this.seenByKind[k] += 1;
         if (!Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0)
             return;
-        const k = TRACE_EVENT_KINDS.indexOf(kind);
-        if (isHostKind(k)) {
-            if (this.hostKept >= this.caps.host)
-                return;
-            this.hostKept += 1;
-        }
-        else {
-            if (this.gpuKept >= this.caps.gpu)
-                return;
-            this.gpuKept += 1;
-        }
+        // One path for both classes: an event of the class not seen yet does not undo optimized callers.
+        const c = CLASS_OF_KIND[k];
+        if (this.keptByClass[c] >= this.capByClass[c])
+            return;
+        this.keptByClass[c] += 1;
         if (this.count === this.starts.length)
             this.grow();
-        let id = this.nameIndex.get(name);
-        if (id === undefined) {
-            id = this.names.length;
-            this.names.push(name);
-            this.nameIndex.set(name, id);
-        }
+        const id = this.nameIndex.get(name) ?? this.newName(name);
         const i = this.count++;
         this.starts[i] = startNs;
         this.durs[i] = durNs;
@@ -29833,15 +30647,22 @@ class TraceEvents {
         this.kinds[i] = k;
         this.nameIds[i] = id;
     }
+    newName(name) {
+        const id = this.names.length;
+        this.names.push(name);
+        this.nameIndex.set(name, id);
+        return id;
+    }
     /** Events seen but not kept, per kind (none when nothing was cut). */
     dropped() {
         const kept = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
         for (let i = 0; i < this.count; i++)
             kept[TRACE_EVENT_KINDS[this.kinds[i]]] += 1;
         const out = {};
+        const seen = this.seen;
         for (const kind of TRACE_EVENT_KINDS)
-            if (this.seen[kind] > kept[kind])
-                out[kind] = this.seen[kind] - kept[kind];
+            if (seen[kind] > kept[kind])
+                out[kind] = seen[kind] - kept[kind];
         return out;
     }
     /**
@@ -30134,8 +30955,8 @@ function mergeTimeline(captures) {
 
 // EXTERNAL MODULE: ./src/classify/classify.ts
 var classify_classify = __nccwpck_require__(9602);
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 52 modules
-var registry = __nccwpck_require__(5351);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 53 modules
+var registry = __nccwpck_require__(6377);
 // EXTERNAL MODULE: ./src/model/gpu-sharing.ts
 var gpu_sharing = __nccwpck_require__(6854);
 ;// CONCATENATED MODULE: ./src/pipeline/build-profile.ts
@@ -30358,6 +31179,10 @@ function ranksOf(captures, classify, notices) {
 var decision = __nccwpck_require__(9263);
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
 var fingerprint = __nccwpck_require__(3187);
+// EXTERNAL MODULE: ./src/compare/profiler-steps.ts
+var profiler_steps = __nccwpck_require__(1524);
+// EXTERNAL MODULE: ./src/model/own-key.ts
+var own_key = __nccwpck_require__(7143);
 // EXTERNAL MODULE: ./src/compare/gate-options.ts + 1 modules
 var gate_options = __nccwpck_require__(4490);
 ;// CONCATENATED MODULE: ./src/compare/sequential.ts
@@ -31152,8 +31977,6 @@ function applySharedGpu(current, baseline, metrics, options) {
 
 // EXTERNAL MODULE: ./src/compare/between-jobs.ts
 var between_jobs = __nccwpck_require__(468);
-// EXTERNAL MODULE: ./src/model/own-key.ts
-var own_key = __nccwpck_require__(7143);
 ;// CONCATENATED MODULE: ./src/compare/shares.ts
 
 /** Kernels merged by name (a per-device split is not a change in the mix). */
@@ -31348,13 +32171,17 @@ var step_count = __nccwpck_require__(1126);
 
 
 
+
 /** Kernels kept in the report, by size of change (the thresholds see every kernel). */
 const PER_STEP_KERNELS = 25;
 function metricValue(side, name) {
     const value = side.metrics.find((m) => m.name === name)?.value;
     return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
 }
-/** The measured step time of each side, from the workload's medians; per token when the batch is unknown. */
+/**
+ * The measured step time of each side, from the workload's medians; per token when the batch is
+ * unknown; where no workload metric gives one on both sides, the medians of the profiled steps.
+ */
 function measuredStepTime(current, baseline, cur, base) {
     const make = (basis, per, baselineNs, currentNs) => ({ basis, per, baselineNs, currentNs, deltaNs: currentNs - baselineNs });
     const baseTok = metricValue(baseline, 'decode_tok_s');
@@ -31370,6 +32197,11 @@ function measuredStepTime(current, baseline, cur, base) {
     }
     if (baseTok !== undefined && curTok !== undefined)
         return make('decode_tok_s', 'token', 1e9 / baseTok, 1e9 / curTok);
+    if ((0,profiler_steps/* profilerStepsMeasure */.Ny)(current, baseline)) {
+        const b = (0,profiler_steps/* profilerStepMetric */.wW)(baseline);
+        const c = (0,profiler_steps/* profilerStepMetric */.wW)(current);
+        return make(profiler_steps/* PROFILER_STEP_METRIC */.uU, 'step', b.value * 1e6, c.value * 1e6);
+    }
     return null;
 }
 function siteText(kernel) {
@@ -31573,7 +32405,7 @@ function perStepAttribution(current, baseline, topN = 10) {
     };
 }
 /** The metric whose medians give the measured step time. */
-const BASIS_METRIC = { tpot_ms: 'tpot_ms', itl_ms: 'itl_ms', 'decode_tok_s+batch': 'decode_tok_s', 'decode_tok_s': 'decode_tok_s' };
+const BASIS_METRIC = { tpot_ms: 'tpot_ms', itl_ms: 'itl_ms', 'decode_tok_s+batch': 'decode_tok_s', 'decode_tok_s': 'decode_tok_s', profiler_step_ms: profiler_steps/* PROFILER_STEP_METRIC */.uU };
 /**
  * No change in time per step, decided from the data: the measured step time's row is not
  * significant (neither fail nor improved, its interval holds 0), and kernel time per step moved by
@@ -31803,6 +32635,8 @@ var verdict = __nccwpck_require__(7682);
 
 
 
+
+
 /** Findings that count: primary, warning or error (info findings and explained secondaries do not). */
 function countedIds(findings) {
     const ids = new Map();
@@ -31882,6 +32716,30 @@ function policyOf(options) {
         shareThresholds: { ...options.shareThresholds },
     };
 }
+/**
+ * Each side's metrics, with the profiled step time added as a metric where it is the measured step
+ * (profiler-steps.ts): both windows compared per step, neither refused as another kind of step.
+ */
+function withProfilerSteps(current, baseline, perStep, options) {
+    const regime = perStep && !perStep.refused ? (0,profiler_steps/* profiledStepRegime */.pb)(perStep) : undefined;
+    if (!regime)
+        return { current: current.metrics, baseline: baseline.metrics, options };
+    // A host-bound baseline's step moves with the host between processes: its floor is wider, unless set.
+    const floor = regime.hostBound && (0,own_key/* ownValue */.e)(options.thresholds, profiler_steps/* PROFILER_STEP_METRIC */.uU) === undefined ? gate_options/* HOST_BOUND_STEP_FLOOR_PCT */.gk : undefined;
+    return {
+        current: [...current.metrics, (0,profiler_steps/* profilerStepMetric */.wW)(current)],
+        baseline: [...baseline.metrics, (0,profiler_steps/* profilerStepMetric */.wW)(baseline)],
+        // fromEntries defines each key as its own, `__proto__` included.
+        options: floor === undefined ? options : { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), [profiler_steps/* PROFILER_STEP_METRIC */.uU, floor]]) },
+        regime,
+    };
+}
+/** The profiled step's row says which regime set its floor (profiler-steps.ts). */
+function withRegime(rows, regime) {
+    if (!regime)
+        return [...rows];
+    return rows.map((r) => (r.row.metric === profiler_steps/* PROFILER_STEP_METRIC */.uU && r.row.reading?.kind === 'metric' ? { ...r, row: { ...r.row, reading: { ...r.row.reading, profiledStep: regime } } } : r));
+}
 function compare(current, baseline, optionsInput = {}, context = {}) {
     let options = (0,gate_options/* parseGateOptions */.dV)(optionsInput);
     if (!baseline)
@@ -31919,14 +32777,15 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         options = { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), ...rows.map((r) => [r.metric, r.floor * 100])]) };
         betweenJobs = { reports: context.history.length, metrics: rows };
     }
-    const metrics = applySharedGpu(current, baseline, compareMetrics(current.metrics, baseline.metrics, options), options);
-    const rows = [...metrics.rows];
     const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
+    const attribution = hasKernels ? perStepAttribution(current, baseline, options.topN) : undefined;
+    const profiled = withProfilerSteps(current, baseline, attribution?.perStep, options);
+    const metrics = applySharedGpu(current, baseline, compareMetrics(profiled.current, profiled.baseline, profiled.options), profiled.options);
+    const rows = withRegime(metrics.rows, profiled.regime);
     let kernelChanges = [];
     let perStep;
     let shareMode;
-    if (hasKernels) {
-        const attribution = perStepAttribution(current, baseline, options.topN);
+    if (attribution) {
         perStep = attribution.perStep;
         // Time per step judges kernels where both sides have steps; shares are context then (shares.ts).
         const throughputImproved = metrics.rows.some((r) => r.row.status === 'improved') && !metrics.rows.some((r) => r.row.status === 'fail' || r.row.status === 'warn');
@@ -34447,8 +35306,7 @@ function perStepSection(report, d, h) {
     lines.push(`- Baseline steps: ${stepCountText(perStep.baseline)}`, `- Current steps: ${stepCountText(perStep.current)}`);
     const measured = perStep.measured;
     if (measured) {
-        const from = measured.basis === 'decode_tok_s+batch' ? 'decode_tok_s medians and the batch' : measured.basis === 'decode_tok_s' ? 'decode_tok_s medians (per token: the batch is unknown)' : `${measured.basis} medians`;
-        lines.push(`- Measured time per ${measured.per}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
+        lines.push(`- Measured time per ${measured.per}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_17__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_15__/* .measuredBasisText */ .YM)(measured.basis)}`);
     }
     if (perStep.kernelDeltaNs !== null) {
         const share = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_15__/* .explainedText */ .GR)(perStep);
@@ -34905,11 +35763,25 @@ function excludedGapsText(timeline) {
 /* harmony export */   IA: () => (/* binding */ perStepHeadline),
 /* harmony export */   Kw: () => (/* binding */ refusalText),
 /* harmony export */   Xm: () => (/* binding */ perStepNotes),
+/* harmony export */   YM: () => (/* binding */ measuredBasisText),
 /* harmony export */   h9: () => (/* binding */ lockstepText)
 /* harmony export */ });
 /* unused harmony export perStepNoteText */
 /* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2507);
 
+/** Where the measured step time comes from, in words. */
+function measuredBasisText(basis) {
+    switch (basis) {
+        case 'decode_tok_s+batch':
+            return 'decode_tok_s medians and the batch';
+        case 'decode_tok_s':
+            return 'decode_tok_s medians (per token: the batch is unknown)';
+        case 'profiler_step_ms':
+            return "the medians of the profiled steps (profiler_step_ms; under the profiler, whose own cost both sides pay: no run lines give a step time)";
+        default:
+            return `${basis} medians`;
+    }
+}
 /** A refused comparison per step in words: why the windows differ, what is compared instead, and the capture's fix (the data is perStep.refused). */
 function refusalText(refused, counts) {
     const fix = refused.fix === 'cuda-graph-trace-node' ? '; an nsys trace of CUDA graphs at graph level keeps only the kernels launched outside the graphs: capture with --cuda-graph-trace=node' : '';
@@ -35028,7 +35900,8 @@ function perStepHeadline(report, parts) {
         const why = measured?.per === 'token' ? 'the batch is unknown, so the measured change is per token' : 'no measured step time on both sides';
         return `${lead}; all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step (${why}).`;
     }
-    const change = measured.deltaNs > 0 ? 'slowdown' : 'speedup';
+    // Profiled steps carry the profiler's own cost per launch: the change is said to be theirs.
+    const change = `${measured.deltaNs > 0 ? 'slowdown' : 'speedup'}${measured.basis === 'profiler_step_ms' ? ' of the profiled steps' : ''}`;
     // Kernels that moved against the measured change explain none of it: said so, never as a negative share.
     // Kernels that moved against the measured change: the time is not in them, and that leads; the kernel follows.
     if (perStep.explainedShare < 0) {
@@ -35179,19 +36052,22 @@ function isQuiet(row) {
 /* harmony export */   TE: () => (/* binding */ strongestHit),
 /* harmony export */   e3: () => (/* binding */ stallText),
 /* harmony export */   o: () => (/* binding */ rowShiftText),
+/* harmony export */   tN: () => (/* binding */ sampleNoun),
 /* harmony export */   ti: () => (/* binding */ sharedGpuText),
 /* harmony export */   yD: () => (/* binding */ rowSentence)
 /* harmony export */ });
 /* unused harmony exports evidenceText, stepMoveText, shiftText, rowNote */
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
-/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2507);
+/* harmony import */ var _percent_format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2507);
 /* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4490);
-/* harmony import */ var _model_decision_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9263);
+/* harmony import */ var _compare_profiler_steps_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1524);
+/* harmony import */ var _model_decision_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9263);
 /**
  * The sentence of a comparison row, written from the row's data (src/compare/ makes the rows and
  * says nothing in words): a metric's change with its interval and what held it back, a share or a
  * time per step against its threshold, a finding new, resolved or not compared. Renders only.
  */
+
 
 
 
@@ -35228,7 +36104,7 @@ function failingFindingLine(finding, lead) {
 }
 /** The strongest counted hit of a finding id (the one whose evidence its line shows). */
 function strongestHit(findings, id) {
-    return findings.filter((f) => f.id === id && (0,_model_decision_js__WEBPACK_IMPORTED_MODULE_2__/* .countsAsFinding */ .kW)(f)).reduce((best, f) => (!best || _model_decision_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY_RANK */ .f3[f.severity] > _model_decision_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY_RANK */ .f3[best.severity] ? f : best), undefined);
+    return findings.filter((f) => f.id === id && (0,_model_decision_js__WEBPACK_IMPORTED_MODULE_3__/* .countsAsFinding */ .kW)(f)).reduce((best, f) => (!best || _model_decision_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY_RANK */ .f3[f.severity] > _model_decision_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY_RANK */ .f3[best.severity] ? f : best), undefined);
 }
 function formatNoise(sd) {
     return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
@@ -35239,12 +36115,19 @@ function lookText(look) {
         return '';
     return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(look.alpha.toPrecision(2))})`;
 }
-function leftOutText(reading) {
+/**
+ * What one sample of the metrics is: a timed run, or, for the profiled step time, one step of the
+ * profiled window (src/compare/profiler-steps.ts).
+ */
+function sampleNoun(metrics) {
+    return metrics.length > 0 && metrics.every((m) => m === _compare_profiler_steps_js__WEBPACK_IMPORTED_MODULE_2__/* .PROFILER_STEP_METRIC */ .uU) ? 'step' : 'run';
+}
+function leftOutText(reading, noun) {
     const stalled = reading.stalled ?? 0;
     const warmup = reading.warmup ?? 0;
     if (!stalled && !warmup)
         return '';
-    const parts = [...(stalled ? [`${stalled} slowest run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
+    const parts = [...(stalled ? [`${stalled} slowest ${noun}${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up ${noun}${warmup === 1 ? '' : 's'}`] : [])];
     return ` kept (${parts.join(' and ')} left out; trimmed t-test)`;
 }
 /** What would decide an undecided row, as the comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
@@ -35269,7 +36152,7 @@ function decideText(needs, look) {
 /** `the sides overlap: 3 of 5 baseline runs are as low as the current median 301.2 tok/s, …` */
 function overlapText(row, overlap) {
     const fast = overlap.slow === 'baseline' ? 'current' : 'baseline';
-    const median = (side) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)((side === 'baseline' ? row.baseline : row.current) ?? Number.NaN, row.unit);
+    const median = (side) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)((side === 'baseline' ? row.baseline : row.current) ?? Number.NaN, row.unit);
     const higher = row.direction !== 'lower';
     const parts = [];
     if (overlap.fastReach)
@@ -35286,15 +36169,15 @@ function noisyText(noisy) {
     return `${spreads}: a neighbour slows runs by varying amounts, a change of code by one`;
 }
 /** A side's runs left out as its slowest, in words: which, why, beside what kept runs, and whether the side counts as noisy. */
-function stallText(side) {
+function stallText(side, noun = 'run') {
     const k = side.runs.length;
-    const runs = side.runs.map((r) => `${side.side} run ${r.run}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
+    const runs = side.runs.map((r) => `${side.side} ${noun} ${r.run}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
     const rest = `±${(side.spread * 100).toFixed(side.spread < 0.001 ? 2 : 1)}%`;
     const stalled = side.runs.filter((r) => r.stall).length;
-    const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
-    let text = `left out ${runs} ${what}, beside ${side.kept} run${side.kept === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
+    const what = stalled === k ? 'as stalled' : stalled ? `as stalled or, to leave out as many ${noun}s of each side, as its slowest` : `to leave out as many ${noun}s of each side as the other`;
+    let text = `left out ${runs} ${what}, beside ${side.kept} ${noun}${side.kept === 1 ? '' : 's'} within ${rest} (a stall only slows a ${noun} down)`;
     if (side.found > k)
-        text += `; ${side.found} ${side.side} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(side.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
+        text += `; ${side.found} ${side.side} ${noun}s lie below its fast cluster, more than a stall's share (at most ${Math.round(side.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
     return text;
 }
 /**
@@ -35321,13 +36204,13 @@ function metricRowNote(row) {
             notes.push(`the first sample of ${side} looks like warm-up but was kept: dropping it would leave fewer than ${reading.minSamples ?? '?'}`);
         const dropped = reading.warmupDropped?.find((d) => d.side === side);
         if (dropped) {
-            const list = dropped.values.map((v) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(v, '')).join(', ');
-            notes.push(`dropped ${dropped.values.length === 1 ? 'the first sample' : `the first ${dropped.values.length} samples`} of ${side} as warm-up (${list} vs median ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(dropped.median, row.unit)})`);
+            const list = dropped.values.map((v) => (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(v, '')).join(', ');
+            notes.push(`dropped ${dropped.values.length === 1 ? 'the first sample' : `the first ${dropped.values.length} samples`} of ${side} as warm-up (${list} vs median ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(dropped.median, row.unit)})`);
         }
     }
     for (const side of reading.stalls ?? [])
-        notes.push(stallText(side));
-    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '');
+        notes.push(stallText(side, sampleNoun([row.metric])));
+    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '');
     const held = reading.overlap ? overlapText(row, reading.overlap) : reading.noisy ? noisyText(reading.noisy) : undefined;
     switch (reading.outcome) {
         case 'too-few-samples':
@@ -35343,7 +36226,7 @@ function metricRowNote(row) {
             break;
         case 'interval-reaches-floor': {
             const { text, worstWorse } = passReach(row, reading);
-            notes.push(`${text} reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
+            notes.push(`${text} reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
             break;
         }
         case 'interval-reaches-inside-floor':
@@ -35382,13 +36265,13 @@ function passReach(row, reading) {
     const worstWorse = ci ? (row.direction === 'higher' ? -ci[0] : ci[1]) : 0;
     if (!pass || pass.level === reading.level)
         return { text: 'the interval', worstWorse };
-    return { text: `its ${Math.round(pass.level * 100)}% interval (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(pass.ci[0], pass.ci[1])}, the level a pass needs)`, worstWorse };
+    return { text: `its ${Math.round(pass.level * 100)}% interval (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPctRange */ .id)(pass.ci[0], pass.ci[1])}, the level a pass needs)`, worstWorse };
 }
 /** `the interval reaches 1.3% worse, inside the 3% floor`: the better end of a regression's interval. */
 function insideFloorText(row) {
     const bestWorse = row.ci ? (row.direction === 'higher' ? -row.ci[1] : row.ci[0]) : 0;
-    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '');
-    return `the interval reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(bestWorse).replace('+', '')} worse, inside the ${floorText} floor`;
+    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '');
+    return `the interval reaches ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(bestWorse).replace('+', '')} worse, inside the ${floorText} floor`;
 }
 /** `with runs left out as stalled, a pass rests on the runs kept: 3 baseline and 3 current, fewer than the 6 …` */
 function fewKeptText(row, reading) {
@@ -35398,10 +36281,10 @@ function fewKeptText(row, reading) {
     return `with runs left out as stalled, a ${fail ? 'fail' : 'pass'} rests on the runs kept (${nBase} baseline, ${nCur} current), fewer than the ${reading.keptNeeded ?? '?'} a ${level}% interval of a median needs without assuming a distribution: a neighbour can slow every one of a few runs alike`;
 }
 function driftText(d) {
-    return `drift within ${SIDE_TEXT[d.side]}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(d.change)} across ${d.samples} samples (Mann-Kendall ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatP */ .MA)(d.pValue)})`;
+    return `drift within ${SIDE_TEXT[d.side]}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(d.change)} across ${d.samples} samples (Mann-Kendall ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatP */ .MA)(d.pValue)})`;
 }
 function baselineFasterText(row, faster) {
-    return `a baseline run was ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(faster.by).replace('+', '')} better than the current median (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(faster.fastest, row.unit)} against ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.current ?? Number.NaN, row.unit)}): the baseline ran that fast, and a run is never made faster`;
+    return `a baseline run was ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(faster.by).replace('+', '')} better than the current median (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(faster.fastest, row.unit)} against ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.current ?? Number.NaN, row.unit)}): the baseline ran that fast, and a run is never made faster`;
 }
 /** `1.5 GiB` */
 function gibText(bytes) {
@@ -35452,13 +36335,13 @@ function metricSentence(row, reading, ctx) {
     return `${row.metric} within its floor (${changeText(row)}${row.ci ? `; ${statsText(row, reading, ctx)}` : ''})${sharedGpuSuffix(shared)}`;
 }
 function changeText(row) {
-    return `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.baseline ?? Number.NaN, row.unit)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.current ?? Number.NaN, row.unit)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.delta ?? Number.NaN)}`;
+    return `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.baseline ?? Number.NaN, row.unit)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.current ?? Number.NaN, row.unit)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(row.delta ?? Number.NaN)}`;
 }
 function statsText(row, reading, ctx) {
     const [ciLow, ciHigh] = row.ci ?? [Number.NaN, Number.NaN];
     const [nBase, nCur] = row.samples ?? [0, 0];
     const level = Math.round((reading.level ?? 0.95) * 100);
-    return `${level}% CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(ciLow, ciHigh)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatP */ .MA)(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
+    return `${level}% CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPctRange */ .id)(ciLow, ciHigh)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatP */ .MA)(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading, sampleNoun([row.metric]))}`;
 }
 const ALL_RUNS_WORD = { fail: 'failed', warn: 'warned', 'insufficient-data': 'been undecided', improved: 'improved', pass: 'passed', info: 'been noted' };
 /** `97.5%`, `95%` */
@@ -35466,12 +36349,12 @@ function levelText(level) {
     return `${Number((level * 100).toFixed(1))}%`;
 }
 function failCheckCi(check) {
-    return check.ci ? `CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(check.ci[0], check.ci[1])}` : 'no interval';
+    return check.ci ? `CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPctRange */ .id)(check.ci[0], check.ci[1])}` : 'no interval';
 }
 /** Why a failure under sharing on both sides is not shown: the look, what the stricter level said, or the runs kept. */
 function failNotShownText(row, check) {
     const rule = `on both sides alike, where a failure must also hold at the ${levelText(check.level)} level on at least ${check.keptNeeded} kept runs a side, at the A/B's last look (a neighbour can slow every run of one side alike)`;
-    const reachesInside = check.outcome === 'interval-reaches-inside-floor' ? `, which reaches inside the ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '')} floor` : '';
+    const reachesInside = check.outcome === 'interval-reaches-inside-floor' ? `, which reaches inside the ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(row.threshold ?? 0, 0).replace('+', '')} floor` : '';
     const what = check.waitsForLastLook
         ? `this look can still add runs`
         : check.status !== 'fail'
@@ -35505,11 +36388,11 @@ function plainMetricSentence(row, reading, ctx) {
     }
     const [ciLow, ciHigh] = row.ci;
     const floor = row.threshold ?? 0;
-    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(floor, 0).replace('+', '');
-    const change = `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.baseline, row.unit)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatValue */ .Fl)(row.current, row.unit)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(row.delta)}`;
+    const floorText = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(floor, 0).replace('+', '');
+    const change = `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.baseline, row.unit)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatValue */ .Fl)(row.current, row.unit)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(row.delta)}`;
     const [nBase, nCur] = row.samples ?? [0, 0];
     const level = Math.round((reading.level ?? 0.95) * 100);
-    const stats = `${level}% CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPctRange */ .id)(ciLow, ciHigh)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatP */ .MA)(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
+    const stats = `${level}% CI ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPctRange */ .id)(ciLow, ciHigh)}, ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatP */ .MA)(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading, sampleNoun([row.metric]))}`;
     const decide = row.insufficient ? `; ${decideText(row.insufficient, ctx.comparison.look)}` : '';
     switch (reading.outcome) {
         case 'regressed':
@@ -35525,7 +36408,7 @@ function plainMetricSentence(row, reading, ctx) {
             return `${name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant${decide}`;
         case 'interval-reaches-floor': {
             const { text, worstWorse } = passReach(row, reading);
-            const hide = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPct */ .R8)(-worstWorse).replace('−', '');
+            const hide = (0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPct */ .R8)(-worstWorse).replace('−', '');
             return `${name} undecided (${change}; ${stats}): ${text} reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out${decide}`;
         }
         case 'interval-reaches-inside-floor':
@@ -35550,14 +36433,14 @@ function shareSentence(row, ctx) {
     if (limit === undefined || limit === null)
         return undefined;
     const of = row.unit.startsWith('% of ') ? row.unit.slice('% of '.length) : 'GPU time';
-    return `${subjectLabel(row, row.metric, ctx)} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatPp */ ["if"])(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
+    return `${subjectLabel(row, row.metric, ctx)} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPp */ ["if"])(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
 }
 /** How the step moved, as the time rows were judged against it: measured, else all kernel time per step. */
 function stepMoveText(perStep) {
     const measured = perStep.measured;
     if (measured)
-        return `measured ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(measured.deltaNs, true)}${measured.per === 'step' ? '/step' : ' per token'}`;
-    return `all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(perStep.kernelDeltaNs ?? 0, true)}/step, no step time measured`;
+        return `measured ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)(measured.deltaNs, true)}${measured.per === 'step' ? '/step' : ' per token'}`;
+    return `all kernels ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)(perStep.kernelDeltaNs ?? 0, true)}/step, no step time measured`;
 }
 /** Why a `kernel-time:` row was not compared, in words. */
 function notComparedText(reading, perStep) {
@@ -35594,7 +36477,7 @@ function shiftText(reading, perStep) {
     if (reading.shift?.within === 'step' && perStep)
         return `a shift: it grew in a step that got faster (${stepMoveText(perStep)}), so it took over work; context, not a regression`;
     if (reading.shift?.within === 'family') {
-        return `a shift within its family: ${reading.shift.family} GPU time per step changed ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(reading.shift.familyDeltaNs, true)}, so other kernels of it gave up the work; context, not a regression`;
+        return `a shift within its family: ${reading.shift.family} GPU time per step changed ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)(reading.shift.familyDeltaNs, true)}, so other kernels of it gave up the work; context, not a regression`;
     }
     return undefined;
 }
@@ -35605,7 +36488,7 @@ function rowShiftText(row, comparison) {
     const text = shiftText(row.reading, comparison.perStep);
     if (!text)
         return undefined;
-    return row.delta === null ? text : `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(row.delta * 1e6, true)}/step, ${text}`;
+    return row.delta === null ? text : `${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)(row.delta * 1e6, true)}/step, ${text}`;
 }
 /** A share row's note: what changed beside the share (a new or gone family or kernel, a kernel in or out of the top, its family). */
 function shareRowNote(row, reading) {
@@ -35650,14 +36533,14 @@ function timeSentence(row, ctx) {
         return `${label} time per step not compared: ${notComparedText(reading, perStep)}`;
     if ((row.status !== 'fail' && row.status !== 'warn') || row.baseline === null || row.current === null || row.delta === null || !reading || reading.warn === undefined)
         return undefined;
-    const what = `${label} GPU time per step ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(row.baseline * 1e6)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(row.current * 1e6)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(row.delta * 1e6, true)})`;
+    const what = `${label} GPU time per step ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)(row.baseline * 1e6)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)(row.current * 1e6)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)(row.delta * 1e6, true)})`;
     const move = perStep ? ` (${stepMoveText(perStep)})` : '';
     if (row.status === 'warn')
-        return `${what}, at or beyond the +${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(reading.warn * 1e6)} warn threshold, in a step that did not get faster${move}`;
+        return `${what}, at or beyond the +${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)(reading.warn * 1e6)} warn threshold, in a step that did not get faster${move}`;
     const failNs = (row.threshold ?? 0) * 1e6;
-    const of = reading.of === 'step' ? `the baseline's ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} step` : `the baseline's ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} of kernels per step`;
+    const of = reading.of === 'step' ? `the baseline's ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} step` : `the baseline's ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)((reading.baseMs ?? 0) * 1e6)} of kernels per step`;
     const why = reading.basis === 'floor' ? ` (the ${reading.floorUs} µs floor)` : reading.basis === 'relative' ? ` (${reading.pct} % of ${of})` : '';
-    return `${what}, at or beyond the +${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_3__/* .stepTimeText */ .x)(failNs)}${why} fail threshold, in a step that did not get faster${move}`;
+    return `${what}, at or beyond the +${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .stepTimeText */ .x)(failNs)}${why} fail threshold, in a step that did not get faster${move}`;
 }
 function findingSentence(row, ctx) {
     const reading = row.reading?.kind === 'finding' ? row.reading : undefined;
@@ -35847,7 +36730,7 @@ function renderTerminal(given, options = {}) {
             const side = (s) => (s.steps === null ? `unknown (${s.text})` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(s.steps)} (${s.text})`);
             lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
             if (perStep.measured)
-                lines.push(`  measured per ${perStep.measured.per}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
+                lines.push(`  measured per ${perStep.measured.per}: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, from ${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_10__/* .measuredBasisText */ .YM)(perStep.measured.basis)})`);
             if (perStep.kernelDeltaNs !== null)
                 lines.push(`  kernels: ${(0,_percent_format_js__WEBPACK_IMPORTED_MODULE_11__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_10__/* .explainedText */ .GR)(perStep, '')}`);
             for (const note of (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_10__/* .perStepNotes */ .Xm)(perStep))
@@ -36078,7 +36961,7 @@ function throttleNote(note) {
 const NO_THROUGHPUT = 'no gated metric is present on both sides';
 /** `decode_tok_s, tpot_ms: left out baseline run 3: −15.0% …`: the runs left out as outliers. */
 function leftOutNote(note) {
-    return `${note.metrics.join(', ')}: ${note.sides.map(row_lines/* stallText */.e3).join('; ')}`;
+    return `${note.metrics.join(', ')}: ${note.sides.map((side) => (0,row_lines/* stallText */.e3)(side, (0,row_lines/* sampleNoun */.tN)(note.metrics))).join('; ')}`;
 }
 /** The noise between jobs the floors were widened by (a baseline from another job with the default branch's history). */
 function betweenJobsLine(betweenJobs) {
@@ -36100,7 +36983,16 @@ function comparisonNoteLines(comparison) {
         ...(comparison.perStep?.refused ? [(0,per_step_text/* refusalText */.Kw)(comparison.perStep.refused, comparison.perStep)] : []),
         ...of('no-kernel-capture').map((n) => `kernel shares not compared: the ${SIDE_RUN[n.side]} has no kernel capture`),
         ...(of('no-throughput').length ? [NO_THROUGHPUT] : []),
+        ...comparison.rows.flatMap(hostBoundStepLine),
     ];
+}
+/** A profiled step whose floor the host set (src/compare/profiler-steps.ts): said whatever its status, as a +60 % that passes must not pass unexplained. */
+function hostBoundStepLine(row) {
+    const regime = row.reading?.kind === 'metric' ? row.reading.profiledStep : undefined;
+    if (!regime?.hostBound)
+        return [];
+    const floor = row.threshold === null ? '' : `, so it fails only past a ${(0,percent_format/* formatPct */.R8)(row.threshold, 0).replace('+', '')} floor`;
+    return [`${row.metric}: no run lines give a step time, so the profiled steps measure it; the baseline's kernels fill ${Math.round(regime.kernelShare * 100)}% of its step, so the host sets its length, which moves between processes far more than a GPU's${floor}`];
 }
 /** The line of a passing comparison: what was compared and found within its thresholds. */
 function passLine(report) {
