@@ -146,6 +146,11 @@ describe('one session: six processes alike, two 6 % slower, two 3 % slower (trac
     expect(result.verdict).not.toBe('fail');
   });
 
+  it.each([...across(AA, SAME_DECODE), ...across(SAME_DECODE, AA)])('%s against %s (another session): the step does not fail or warn', (head, base) => {
+    const row = stepRow(compare(report(head), report(base)))!;
+    expect(['pass', 'improved']).toContain(row.status);
+  });
+
   it.each(across(SLOW6, AA))('%s against %s: 6 %% slower fails', (head, base) => {
     const change = medianOf(gpuSteps(head)) / medianOf(gpuSteps(base)) - 1;
     expect(change).toBeGreaterThan(0.054);
