@@ -208,7 +208,7 @@ describe('the decode launched kernel by kernel, four processes (host-bound, trac
 
   it('says why the floor is wide', () => {
     const text = renderTerminal({ ...report('trace_aa/eager_1'), ...compareReportOf('trace_aa/eager_1', 'trace_aa/eager_2') });
-    expect(text).toMatch(/profiler_step_ms: no run lines give a step time, so the profiled steps measure it; the baseline's kernels fill \d+% of its step, so the host sets its length, which moves between processes far more than a GPU's, so it fails only past a 100% floor/);
+    expect(text).toMatch(/profiler_step_ms: no run lines give a step time, so the profiled steps measure it; the baseline's kernels fill \d+% of its step, so the host sets its length, which moves between processes far more than a GPU's: it fails only past a 100% floor/);
   });
 });
 

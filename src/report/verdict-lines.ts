@@ -154,7 +154,7 @@ export function comparisonNoteLines(comparison: NonNullable<Report['comparison']
 function hostBoundStepLine(row: ComparisonRow): string[] {
   const regime = row.reading?.kind === 'metric' ? row.reading.profiledStep : undefined;
   if (!regime?.hostBound) return [];
-  const floor = row.threshold === null ? '' : `, so it fails only past a ${formatPct(row.threshold, 0).replace('+', '')} floor`;
+  const floor = row.threshold === null ? '' : `: it fails only past a ${formatPct(row.threshold, 0).replace('+', '')} floor`;
   return [`${row.metric}: no run lines give a step time, so the profiled steps measure it; the baseline's kernels fill ${Math.round(regime.kernelShare * 100)}% of its step, so the host sets its length, which moves between processes far more than a GPU's${floor}`];
 }
 
