@@ -6,7 +6,8 @@
  * the profiled steps are not gated. Expected readings come from the raw traces (each step's
  * `gpu_user_annotation` range) and the fixtures' PROVENANCE.md.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { compare } from '../../src/compare/gate.js';
@@ -84,6 +85,28 @@ describe('the profiled steps of a trace', () => {
       samples.forEach((ms, i) => expect(ms).toBeCloseTo(expected[i]!, 3));
     }
   });
+
+  it('are none where a step was read on the CPU: a trace without the GPU projection of its steps', async () => {
+    // The same traces less their gpu_user_annotation events: each step is then its CPU range,
+    // 0.3 ms while the host runs ahead of the CUDA graphs and 21 ms for the last one, which waits.
+    const cpuOnly = async (name: string) => {
+      const data = JSON.parse(gunzipSync(readFileSync(trace(name))).toString('utf8')) as { traceEvents: { cat?: string }[] };
+      data.traceEvents = data.traceEvents.filter((e) => e.cat !== 'gpu_user_annotation');
+      const path = join(mkdtempSync(join(tmpdir(), 'pg-cpu-steps-')), `${name.replace('/', '_')}.trace.json`);
+      writeFileSync(path, JSON.stringify(data));
+      return analyze({ inputs: [path] });
+    };
+    const [opt, graphOff] = [await cpuOnly('opt_ab/opt'), await cpuOnly('opt_ab/graph_off')];
+    expect(opt.timeline!.steps.map((s) => s.clock)).toEqual(Array(8).fill('cpu'));
+    expect(profilerStepSamples(opt)).toBeUndefined();
+    const result = compare(graphOff, opt);
+    expect(stepRow(result)).toBeUndefined();
+    expect(result.comparison!.perStep!.measured).toBeNull();
+    // Nothing measured, so nothing refuses the windows as another kind of step: kernels per step as before.
+    expect(result.comparison!.perStep!.unit).toBe('step');
+    expect(result.comparison!.perStep!.refused).toBeUndefined();
+    expect(report('opt_ab/opt').timeline!.steps.map((s) => s.clock)).toEqual(Array(8).fill('gpu'));
+  }, 120_000);
 
   it('are none with fewer than two steps, or a step of no length', () => {
     const steps = report('opt_ab/opt').timeline!.steps;

@@ -150,8 +150,8 @@ describe('kineto-json on public traces', () => {
     });
     // Step 1 has a gpu_user_annotation (used); step 2 only its CPU range.
     expect(capture.timeline!.steps).toEqual([
-      { name: 'ProfilerStep#1', startNs: -1, durNs: 1_031_368, gpuBusyNs: 92_081, kernels: 6 },
-      { name: 'ProfilerStep#2', startNs: 9_058_534, durNs: 49_073, gpuBusyNs: 0, kernels: 0 },
+      { name: 'ProfilerStep#1', startNs: -1, durNs: 1_031_368, gpuBusyNs: 92_081, kernels: 6, clock: 'gpu' },
+      { name: 'ProfilerStep#2', startNs: 9_058_534, durNs: 49_073, gpuBusyNs: 0, kernels: 0, clock: 'cpu' },
     ]);
   });
 
@@ -276,8 +276,8 @@ describe('kineto-json on H200 traces', () => {
     // The GPU projection of each step (2.69 ms) is used, not the CPU range that queued it (~0.75 ms).
     const steps = capture.timeline!.steps;
     expect(steps).toHaveLength(8);
-    expect(steps[0]).toEqual({ name: 'ProfilerStep#1', startNs: -1, durNs: 2_688_921, gpuBusyNs: 2_481_512, kernels: 429 });
-    expect(steps[7]).toEqual({ name: 'ProfilerStep#8', startNs: 18_872_292, durNs: 2_689_818, gpuBusyNs: 2_478_019, kernels: 429 });
+    expect(steps[0]).toEqual({ name: 'ProfilerStep#1', startNs: -1, durNs: 2_688_921, gpuBusyNs: 2_481_512, kernels: 429, clock: 'gpu' });
+    expect(steps[7]).toEqual({ name: 'ProfilerStep#8', startNs: 18_872_292, durNs: 2_689_818, gpuBusyNs: 2_478_019, kernels: 429, clock: 'gpu' });
   });
 
   test('gzip and plain JSON of the same trace give the same capture', async () => {

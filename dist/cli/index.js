@@ -11268,14 +11268,18 @@ function withMedianInterval(metric) {
 const PROFILER_STEP_METRIC = 'profiler_step_ms';
 /** The workload-stated metrics that give a measured step time on both sides (per-step.ts measuredStepTime). */
 const STEP_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'];
-/** Each step's duration in ms, in time order; undefined without MIN_STEPS steps of positive length. */
+/**
+ * Each step's duration in ms, in time order; undefined without MIN_STEPS steps of positive length,
+ * all read on the GPU's clock. A CPU range is the host's time: where the host runs ahead (CUDA
+ * graphs), a step's range on the CPU is a fraction of the step, and the last one holds the wait.
+ */
 function profilerStepSamples(side) {
     const steps = side.timeline?.steps ?? [];
     if (steps.length < _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_0__/* .MIN_STEPS */ .TU)
         return undefined;
     const samples = [];
     for (const step of steps) {
-        if (step.durNs === undefined || !(step.durNs > 0))
+        if (step.clock !== 'gpu' || step.durNs === undefined || !(step.durNs > 0))
             return undefined;
         samples.push(step.durNs / 1e6);
     }
@@ -17979,6 +17983,7 @@ function buildTimeline(ops, windows, counts) {
         durNs: w.end - w.start,
         gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
         kernels: kernelCount.before(w.end) - kernelCount.before(w.start),
+        ...(w.clock ? { clock: w.clock } : {}),
     }));
     // One device: the union's gaps are the device's, whose longest is known.
     const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelCount, spanStart, counts.captureWindows, devices.length === 1 ? idleGaps.longestNs : undefined) : [];
@@ -21832,7 +21837,7 @@ class TraceSummary {
         const end = startNs + durNs;
         const known = steps.get(name);
         if (!known)
-            steps.set(name, { name, start: startNs, end });
+            steps.set(name, { name, start: startNs, end, clock: gpu ? 'gpu' : 'cpu' });
         else {
             known.start = Math.min(known.start, startNs);
             known.end = Math.max(known.end, end);
@@ -28635,6 +28640,12 @@ const StepSchema = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     durNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
     gpuBusyNs: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().nonnegative(),
     kernels: zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig().int().nonnegative(),
+    /**
+     * The clock the step was read on: its GPU projection (`gpu`, Kineto's gpu_user_annotation), or its
+     * CPU range (`cpu`) where the trace has none, whose length is the host's and not the step's when
+     * the host runs ahead of the GPU. Absent in older reports.
+     */
+    clock: zod__WEBPACK_IMPORTED_MODULE_3__/* ["enum"] */ .k5n(['gpu', 'cpu']).optional(),
 });
 /**
  * An idle stretch that is not the workload: set-up before the first step (weights copied in, lazy

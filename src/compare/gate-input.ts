@@ -44,7 +44,7 @@ export interface GateTimeline {
   devices: number;
   communication?: { exposedNs: number };
   /** What counts the decode steps (src/diagnose/step-count.ts); their durations give the profiled step time (profiler-steps.ts). */
-  steps?: ReadonlyArray<{ name: string; durNs?: number }>;
+  steps?: ReadonlyArray<{ name: string; durNs?: number; clock?: 'gpu' | 'cpu' }>;
   graphLaunches?: number;
   kernelLaunches?: number;
   phaseRanges?: { decode: number; prefill: number; decodeName?: string | undefined } | undefined;

@@ -22,13 +22,17 @@ export const PROFILER_STEP_METRIC = 'profiler_step_ms';
 /** The workload-stated metrics that give a measured step time on both sides (per-step.ts measuredStepTime). */
 const STEP_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'] as const;
 
-/** Each step's duration in ms, in time order; undefined without MIN_STEPS steps of positive length. */
+/**
+ * Each step's duration in ms, in time order; undefined without MIN_STEPS steps of positive length,
+ * all read on the GPU's clock. A CPU range is the host's time: where the host runs ahead (CUDA
+ * graphs), a step's range on the CPU is a fraction of the step, and the last one holds the wait.
+ */
 export function profilerStepSamples(side: Pick<GateInput, 'timeline'>): number[] | undefined {
   const steps = side.timeline?.steps ?? [];
   if (steps.length < MIN_STEPS) return undefined;
   const samples: number[] = [];
   for (const step of steps) {
-    if (step.durNs === undefined || !(step.durNs > 0)) return undefined;
+    if (step.clock !== 'gpu' || step.durNs === undefined || !(step.durNs > 0)) return undefined;
     samples.push(step.durNs / 1e6);
   }
   return samples;

@@ -190,6 +190,12 @@ export const StepSchema = z.object({
   durNs: z.number().nonnegative(),
   gpuBusyNs: z.number().nonnegative(),
   kernels: z.number().int().nonnegative(),
+  /**
+   * The clock the step was read on: its GPU projection (`gpu`, Kineto's gpu_user_annotation), or its
+   * CPU range (`cpu`) where the trace has none, whose length is the host's and not the step's when
+   * the host runs ahead of the GPU. Absent in older reports.
+   */
+  clock: z.enum(['gpu', 'cpu']).optional(),
 });
 export type Step = z.infer<typeof StepSchema>;
 

@@ -223,6 +223,8 @@ export interface StepWindow {
   name: string;
   start: number;
   end: number;
+  /** The clock the window was read on: the GPU projection of the step, or its CPU range. */
+  clock?: 'gpu' | 'cpu';
 }
 
 export interface TimelineCounts {
@@ -734,6 +736,7 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
       durNs: w.end - w.start,
       gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
       kernels: kernelCount.before(w.end) - kernelCount.before(w.start),
+      ...(w.clock ? { clock: w.clock } : {}),
     }));
 
   // One device: the union's gaps are the device's, whose longest is known.

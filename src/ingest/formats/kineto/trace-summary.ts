@@ -539,7 +539,7 @@ export class TraceSummary implements ScanSink {
     const steps = gpu ? this.gpuSteps : this.cpuSteps;
     const end = startNs + durNs;
     const known = steps.get(name);
-    if (!known) steps.set(name, { name, start: startNs, end });
+    if (!known) steps.set(name, { name, start: startNs, end, clock: gpu ? 'gpu' : 'cpu' });
     else {
       known.start = Math.min(known.start, startNs);
       known.end = Math.max(known.end, end);
