@@ -11239,10 +11239,9 @@ function withMedianInterval(metric) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ny: () => (/* binding */ profilerStepsMeasure),
 /* harmony export */   pb: () => (/* binding */ profiledStepRegime),
 /* harmony export */   uU: () => (/* binding */ PROFILER_STEP_METRIC),
-/* harmony export */   wW: () => (/* binding */ profilerStepMetric)
+/* harmony export */   v_: () => (/* binding */ profilerStepMetrics)
 /* harmony export */ });
 /* unused harmony export profilerStepSamples */
 /* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1126);
@@ -11266,8 +11265,6 @@ function withMedianInterval(metric) {
 
 
 const PROFILER_STEP_METRIC = 'profiler_step_ms';
-/** The workload-stated metrics that give a measured step time on both sides (per-step.ts measuredStepTime). */
-const STEP_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'];
 /**
  * Each step's duration in ms, in time order; undefined without MIN_STEPS steps of positive length,
  * all read on the GPU's clock. A CPU range is the host's time: where the host runs ahead (CUDA
@@ -11288,24 +11285,22 @@ function profilerStepSamples(side) {
 function hasMetric(side, name) {
     return side.metrics.some((m) => m.name === name && Number.isFinite(m.value) && m.value > 0);
 }
-/**
- * Whether the step time comes from the profiled steps: both sides have them, no workload metric
- * gives a step time on both sides, and neither side's workload wrote a metric of the same name.
- */
-function profilerStepsMeasure(current, baseline) {
-    if (STEP_METRICS.some((name) => hasMetric(current, name) && hasMetric(baseline, name)))
-        return false;
-    if (hasMetric(current, PROFILER_STEP_METRIC) || hasMetric(baseline, PROFILER_STEP_METRIC))
-        return false;
-    return profilerStepSamples(current) !== undefined && profilerStepSamples(baseline) !== undefined;
-}
 /** The side's profiled steps as a metric the gate compares like any other (its samples are the steps). */
-function profilerStepMetric(side) {
-    const samples = profilerStepSamples(side);
-    if (!samples)
-        return undefined;
+function profilerStepMetric(samples) {
     const { unit, direction } = (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .metricInfo */ .R)(PROFILER_STEP_METRIC);
     return { name: PROFILER_STEP_METRIC, unit, direction, samples, value: (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_3__/* .median */ .J)(samples) };
+}
+/**
+ * Both sides' profiled steps as metrics, when both have them and neither side's workload wrote a
+ * metric of that name. The workload's own step time comes first: measuredStepTime (per-step.ts)
+ * asks for these only where no workload metric gives one on both sides.
+ */
+function profilerStepMetrics(current, baseline) {
+    if (hasMetric(current, PROFILER_STEP_METRIC) || hasMetric(baseline, PROFILER_STEP_METRIC))
+        return undefined;
+    const cur = profilerStepSamples(current);
+    const base = profilerStepSamples(baseline);
+    return cur && base ? { current: profilerStepMetric(cur), baseline: profilerStepMetric(base) } : undefined;
 }
 /**
  * The share of the baseline's profiled step its kernels fill (kernel time per step per device over
@@ -16268,21 +16263,9 @@ async function gunzipPrefix(path, length) {
 function unreadable(path, error) {
     return new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .systemErrorText */ .f9)(error)}); expected a capture file that this user may read`);
 }
-/** The first `length` bytes of a file (fewer when it is shorter), read synchronously: openInput's head. */
-function readPrefixSync(path, length) {
-    const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, 'r');
-    try {
-        const buffer = Buffer.alloc(length);
-        return buffer.subarray(0, (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, length, 0));
-    }
-    finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    }
-}
 async function openInput(path) {
     let sizeBytes;
     try {
-        // Synchronous: a stat and one read of 64 KiB cost less than the trips through the thread pool.
         const info = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
         if (!info.isFile())
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, 'expected a file, found a directory or special file');
@@ -16295,7 +16278,7 @@ async function openInput(path) {
     }
     let prefix;
     try {
-        prefix = readPrefixSync(path, SNIFF_BYTES);
+        prefix = await readPrefix(path, SNIFF_BYTES);
     }
     catch (error) {
         throw unreadable(path, error);
@@ -17670,6 +17653,7 @@ function busyWithin(device, from, to) {
     }
     return total;
 }
+/** The first index whose value is not below `value`, in a sorted array. */
 function lowerBound(sorted, value) {
     let lo = 0;
     let hi = sorted.length;
@@ -17696,16 +17680,7 @@ function kernelsOfOrderedLog(ops, total) {
         total,
         before(time) {
             const ops = lowerBound(starts, time);
-            let lo = 0;
-            let hi = nonKernels.length;
-            while (lo < hi) {
-                const mid = (lo + hi) >> 1;
-                if (nonKernels[mid] < ops)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            return ops - lo;
+            return ops - lowerBound(nonKernels, ops);
         },
     };
 }
@@ -32208,11 +32183,9 @@ function measuredStepTime(current, baseline, cur, base) {
     }
     if (baseTok !== undefined && curTok !== undefined)
         return make('decode_tok_s', 'token', 1e9 / baseTok, 1e9 / curTok);
-    if ((0,profiler_steps/* profilerStepsMeasure */.Ny)(current, baseline)) {
-        const b = (0,profiler_steps/* profilerStepMetric */.wW)(baseline);
-        const c = (0,profiler_steps/* profilerStepMetric */.wW)(current);
-        return make(profiler_steps/* PROFILER_STEP_METRIC */.uU, 'step', b.value * 1e6, c.value * 1e6);
-    }
+    const profiled = (0,profiler_steps/* profilerStepMetrics */.v_)(current, baseline);
+    if (profiled)
+        return make(profiler_steps/* PROFILER_STEP_METRIC */.uU, 'step', profiled.baseline.value * 1e6, profiled.current.value * 1e6);
     return null;
 }
 function siteText(kernel) {
@@ -32733,13 +32706,14 @@ function policyOf(options) {
  */
 function withProfilerSteps(current, baseline, perStep, options) {
     const regime = perStep && !perStep.refused ? (0,profiler_steps/* profiledStepRegime */.pb)(perStep) : undefined;
-    if (!regime)
+    const profiled = regime ? (0,profiler_steps/* profilerStepMetrics */.v_)(current, baseline) : undefined;
+    if (!regime || !profiled)
         return { current: current.metrics, baseline: baseline.metrics, options };
     // A host-bound baseline's step moves with the host between processes: its floor is wider, unless set.
     const floor = regime.hostBound && (0,own_key/* ownValue */.e)(options.thresholds, profiler_steps/* PROFILER_STEP_METRIC */.uU) === undefined ? gate_options/* HOST_BOUND_STEP_FLOOR_PCT */.gk : undefined;
     return {
-        current: [...current.metrics, (0,profiler_steps/* profilerStepMetric */.wW)(current)],
-        baseline: [...baseline.metrics, (0,profiler_steps/* profilerStepMetric */.wW)(baseline)],
+        current: [...current.metrics, profiled.current],
+        baseline: [...baseline.metrics, profiled.baseline],
         // fromEntries defines each key as its own, `__proto__` included.
         options: floor === undefined ? options : { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), [profiler_steps/* PROFILER_STEP_METRIC */.uU, floor]]) },
         regime,

@@ -9,7 +9,7 @@ import type { Comparison, ComparisonNote, ComparisonRow, DecisionCause, FindingR
 import { rowCause, strongestSeverity } from '../model/decision.js';
 import { blockingMismatches, environmentMismatches } from './fingerprint.js';
 import type { GatedRow, GateInput, GateMetric, GatePolicy, GateResult } from './gate-input.js';
-import { PROFILER_STEP_METRIC, profiledStepRegime, profilerStepMetric } from './profiler-steps.js';
+import { PROFILER_STEP_METRIC, profiledStepRegime, profilerStepMetrics } from './profiler-steps.js';
 import { ownValue } from '../model/own-key.js';
 import { compareMetrics } from './metric-rows.js';
 import { applySharedGpu } from './shared-gpu.js';
@@ -107,12 +107,13 @@ function policyOf(options: GateOptions): GatePolicy {
  */
 function withProfilerSteps(current: GateInput, baseline: GateInput, perStep: PerStep | undefined, options: GateOptions): ProfiledSteps {
   const regime = perStep && !perStep.refused ? profiledStepRegime(perStep) : undefined;
-  if (!regime) return { current: current.metrics, baseline: baseline.metrics, options };
+  const profiled = regime ? profilerStepMetrics(current, baseline) : undefined;
+  if (!regime || !profiled) return { current: current.metrics, baseline: baseline.metrics, options };
   // A host-bound baseline's step moves with the host between processes: its floor is wider, unless set.
   const floor = regime.hostBound && ownValue(options.thresholds, PROFILER_STEP_METRIC) === undefined ? HOST_BOUND_STEP_FLOOR_PCT : undefined;
   return {
-    current: [...current.metrics, profilerStepMetric(current)!],
-    baseline: [...baseline.metrics, profilerStepMetric(baseline)!],
+    current: [...current.metrics, profiled.current],
+    baseline: [...baseline.metrics, profiled.baseline],
     // fromEntries defines each key as its own, `__proto__` included.
     options: floor === undefined ? options : { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), [PROFILER_STEP_METRIC, floor] as const]) },
     regime,

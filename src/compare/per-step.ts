@@ -17,7 +17,7 @@ import { stepCountOf } from '../diagnose/step-count.js';
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel } from './gate-input.js';
 import { KERNEL_TIME_PREFIX, type GateOptions } from './gate-options.js';
-import { PROFILER_STEP_METRIC, profilerStepMetric, profilerStepsMeasure } from './profiler-steps.js';
+import { PROFILER_STEP_METRIC, profilerStepMetrics } from './profiler-steps.js';
 
 /** Kernels kept in the report, by size of change (the thresholds see every kernel). */
 export const PER_STEP_KERNELS = 25;
@@ -44,11 +44,8 @@ export function measuredStepTime(current: GateInput, baseline: GateInput, cur: S
     if (b !== undefined && c !== undefined) return make(name, 'step', b * 1e6, c * 1e6);
   }
   if (baseTok !== undefined && curTok !== undefined) return make('decode_tok_s', 'token', 1e9 / baseTok, 1e9 / curTok);
-  if (profilerStepsMeasure(current, baseline)) {
-    const b = profilerStepMetric(baseline)!;
-    const c = profilerStepMetric(current)!;
-    return make(PROFILER_STEP_METRIC, 'step', b.value * 1e6, c.value * 1e6);
-  }
+  const profiled = profilerStepMetrics(current, baseline);
+  if (profiled) return make(PROFILER_STEP_METRIC, 'step', profiled.baseline.value * 1e6, profiled.current.value * 1e6);
   return null;
 }
 

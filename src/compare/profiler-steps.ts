@@ -19,9 +19,6 @@ import { GPU_BOUND_STEP_KERNEL_SHARE } from './gate-options.js';
 
 export const PROFILER_STEP_METRIC = 'profiler_step_ms';
 
-/** The workload-stated metrics that give a measured step time on both sides (per-step.ts measuredStepTime). */
-const STEP_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'] as const;
-
 /**
  * Each step's duration in ms, in time order; undefined without MIN_STEPS steps of positive length,
  * all read on the GPU's clock. A CPU range is the host's time: where the host runs ahead (CUDA
@@ -42,22 +39,22 @@ function hasMetric(side: GateInput, name: string): boolean {
   return side.metrics.some((m) => m.name === name && Number.isFinite(m.value) && m.value > 0);
 }
 
-/**
- * Whether the step time comes from the profiled steps: both sides have them, no workload metric
- * gives a step time on both sides, and neither side's workload wrote a metric of the same name.
- */
-export function profilerStepsMeasure(current: GateInput, baseline: GateInput): boolean {
-  if (STEP_METRICS.some((name) => hasMetric(current, name) && hasMetric(baseline, name))) return false;
-  if (hasMetric(current, PROFILER_STEP_METRIC) || hasMetric(baseline, PROFILER_STEP_METRIC)) return false;
-  return profilerStepSamples(current) !== undefined && profilerStepSamples(baseline) !== undefined;
-}
-
 /** The side's profiled steps as a metric the gate compares like any other (its samples are the steps). */
-export function profilerStepMetric(side: GateInput): GateMetric | undefined {
-  const samples = profilerStepSamples(side);
-  if (!samples) return undefined;
+function profilerStepMetric(samples: number[]): GateMetric {
   const { unit, direction } = metricInfo(PROFILER_STEP_METRIC);
   return { name: PROFILER_STEP_METRIC, unit, direction, samples, value: median(samples) };
+}
+
+/**
+ * Both sides' profiled steps as metrics, when both have them and neither side's workload wrote a
+ * metric of that name. The workload's own step time comes first: measuredStepTime (per-step.ts)
+ * asks for these only where no workload metric gives one on both sides.
+ */
+export function profilerStepMetrics(current: GateInput, baseline: GateInput): { current: GateMetric; baseline: GateMetric } | undefined {
+  if (hasMetric(current, PROFILER_STEP_METRIC) || hasMetric(baseline, PROFILER_STEP_METRIC)) return undefined;
+  const cur = profilerStepSamples(current);
+  const base = profilerStepSamples(baseline);
+  return cur && base ? { current: profilerStepMetric(cur), baseline: profilerStepMetric(base) } : undefined;
 }
 
 /**

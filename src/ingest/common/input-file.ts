@@ -126,21 +126,9 @@ function unreadable(path: string, error: unknown): InputError {
   return new InputError(path, `cannot read the file (${systemErrorText(error)}); expected a capture file that this user may read`);
 }
 
-/** The first `length` bytes of a file (fewer when it is shorter), read synchronously: openInput's head. */
-function readPrefixSync(path: string, length: number): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    return buffer.subarray(0, readSync(fd, buffer, 0, length, 0));
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export async function openInput(path: string): Promise<InputFile> {
   let sizeBytes: number;
   try {
-    // Synchronous: a stat and one read of 64 KiB cost less than the trips through the thread pool.
     const info = statSync(path);
     if (!info.isFile()) throw new InputError(path, 'expected a file, found a directory or special file');
     sizeBytes = info.size;
@@ -150,7 +138,7 @@ export async function openInput(path: string): Promise<InputFile> {
   }
   let prefix: Buffer;
   try {
-    prefix = readPrefixSync(path, SNIFF_BYTES);
+    prefix = await readPrefix(path, SNIFF_BYTES);
   } catch (error) {
     throw unreadable(path, error);
   }

@@ -428,7 +428,8 @@ function busyWithin(device: DeviceBusy, from: number, to: number): number {
   return total;
 }
 
-function lowerBound(sorted: Float64Array, value: number): number {
+/** The first index whose value is not below `value`, in a sorted array. */
+function lowerBound(sorted: Float64Array | Int32Array, value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -460,14 +461,7 @@ function kernelsOfOrderedLog(ops: OpLog, total: number): KernelCount {
     total,
     before(time) {
       const ops = lowerBound(starts, time);
-      let lo = 0;
-      let hi = nonKernels.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (nonKernels[mid]! < ops) lo = mid + 1;
-        else hi = mid;
-      }
-      return ops - lo;
+      return ops - lowerBound(nonKernels, ops);
     },
   };
 }
