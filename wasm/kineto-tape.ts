@@ -123,10 +123,6 @@ export function stoppedAfterEvent(): i32 {
 @inline function put(slot: i32, value: f64): void {
   store<f64>(rec + (<usize>slot << 3), value);
 }
-// @ts-ignore: decorator
-@inline function isSpace(c: i32): bool {
-  return c == 32 || c == 10 || c == 13 || c == 9;
-}
 /** Bytes that end a number or literal: `,`, `}`, `]` and whitespace (event-reader's TOKEN_END). */
 // @ts-ignore: decorator
 @inline function isTokenEnd(c: i32): bool {
@@ -203,6 +199,21 @@ function stringEnd(j: i32): i32 {
     if (k == FAIL || at(k) == 34) return k;
     j = k + 2;
   }
+}
+
+/**
+ * stringEnd(j), its first 16 bytes inline: most strings read (categories, short names, `"X"`) end
+ * there, and need no call; any other is stringEnd's, which reads it from j again.
+ */
+// @ts-ignore: decorator
+@inline function shortStringEnd(j: i32): i32 {
+  if (j < n) {
+    const v = v128.load(IN + <usize>j);
+    const mask = i8x16.bitmask(v128.or(i8x16.eq(v, i8x16.splat(34)), i8x16.eq(v, i8x16.splat(92))));
+    const k = j + ctz(mask);
+    if (mask != 0 && k < n && at(k) == 34) return k;
+  }
+  return stringEnd(j);
 }
 
 /** The end quote of a key starting at j; FAIL for a key with an escape (never one of those read). */
@@ -404,6 +415,24 @@ function tokenEnd(p: i32): i32 {
   return n;
 }
 
+/**
+ * skipValue(p) for the value starting with c, the common ones inline: a string that ends within 16
+ * bytes, and plain digits followed by a token end (tokenEnd would stop at that same byte, as
+ * digits are among the bytes it takes and token ends are not). Anything else is skipValue's.
+ */
+// @ts-ignore: decorator
+@inline function skipMember(p: i32, c: i32): i32 {
+  if (c == 34) {
+    const e = shortStringEnd(p + 1);
+    return e < 0 ? FAIL : e + 1;
+  }
+  if (<u32>(c - 48) <= 9) {
+    const q = digitsEnd(p);
+    if (q < n && isTokenEnd(at(q))) return q;
+  }
+  return skipValue(p);
+}
+
 /** Skip a value, checking bracket pairs (stricter than either JavaScript path: doubt goes to them). */
 function skipValue(p: i32): i32 {
   const c = at(p);
@@ -549,14 +578,14 @@ function keyKind(level: i32, ks: i32, ke: i32): i32 {
     case K_CAT: {
       // The first "cat" is the category; a second is left to JavaScript (its scanner reads on).
       if (category != CAT_PENDING || c != 34) return FAIL;
-      const e = stringEnd(p + 1);
+      const e = shortStringEnd(p + 1);
       if (e < 0) return FAIL;
       category = categoryOf(p + 1, e);
       return e + 1;
     }
     case K_NAME: {
       if (c == 34) {
-        const e = stringEnd(p + 1);
+        const e = shortStringEnd(p + 1);
         if (e < 0) return FAIL;
         put(S_NAME_START, <f64>(p + 1));
         put(S_NAME_END, <f64>e);
@@ -583,7 +612,7 @@ function keyKind(level: i32, ks: i32, ke: i32): i32 {
       break;
     }
   }
-  return skipValue(p);
+  return skipMember(p, c);
 }
 
 /**
@@ -833,22 +862,18 @@ function nameId(s: i32, e: i32): i32 {
 }
 
 function clearRecord(): void {
-  put(S_PH, 0);
-  put(S_NAME_START, -1);
-  put(S_NAME_END, -1);
-  put(S_PID, NaN);
-  put(S_TID, NaN);
-  put(S_HAS_TS, 0);
+  // Slot pairs at once (S_PH 3 to S_SHAPE_SET 27; the µs values are read only where their flag is set).
+  v128.store(rec + (<usize>S_PH << 3), f64x2(0, -1)); // ph, name start
+  v128.store(rec + (<usize>S_NAME_END << 3), f64x2(-1, NaN)); // name end, pid
+  v128.store(rec + (<usize>S_TID << 3), f64x2(NaN, 0)); // tid, has ts
   put(S_HAS_DUR, 0);
-  put(S_DEVICE, NaN);
-  put(S_STREAM, NaN);
-  put(S_CORRELATION, NaN);
-  put(S_EXTERNAL_ID, NaN);
-  put(S_BYTES, NaN);
-  put(S_DIMS_START, -1);
-  put(S_DIMS_END, -1);
-  for (let k = 0; k < 6; k++) put(S_SHAPE + k, NaN);
-  put(S_SHAPE_SET, 0);
+  v128.store(rec + (<usize>S_DEVICE << 3), f64x2(NaN, NaN)); // device, stream
+  v128.store(rec + (<usize>S_CORRELATION << 3), f64x2(NaN, NaN)); // correlation, external id
+  v128.store(rec + (<usize>S_BYTES << 3), f64x2(NaN, -1)); // bytes, dims start
+  v128.store(rec + (<usize>S_DIMS_END << 3), f64x2(-1, NaN)); // dims end, grid x
+  v128.store(rec + (<usize>(S_SHAPE + 1) << 3), f64x2(NaN, NaN)); // grid y, z
+  v128.store(rec + (<usize>(S_SHAPE + 3) << 3), f64x2(NaN, NaN)); // block x, y
+  v128.store(rec + (<usize>(S_SHAPE + 5) << 3), f64x2(NaN, 0)); // block z, shape set
 }
 
 /**
@@ -875,14 +900,11 @@ export function scan(from: i32, length: i32): i32 {
       put(S_END, <f64>end);
       records++;
     }
-    // `,` and the next event's `{`; anything else is the caller's.
-    let q = end;
-    while (q < n && isSpace(at(q))) q++;
-    if (q < n && at(q) == 44) {
-      q++;
-      while (q < n && isSpace(at(q))) q++;
-    } else q = n;
-    if (q >= n || at(q) != 123) {
+    // `,` and the next event's `{`; anything else (or the chunk's end) is the caller's.
+    let q = ws(end);
+    if (q >= 0 && at(q) == 44) q = ws(q + 1);
+    else q = FAIL;
+    if (q < 0 || at(q) != 123) {
       stopKind = AFTER_EVENT;
       return end;
     }
