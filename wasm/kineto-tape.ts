@@ -823,6 +823,12 @@ function nextMember(p: i32, level: i32, state: i32): i32 {
 
 /** bytes [a, a + len) equal bytes [b, b + len) (absolute addresses). */
 function sameBytes(a: usize, b: usize, len: u32): bool {
+  // Short names (most op names) in one or two words: the first 8 bytes and the last 8, overlapping;
+  // below 8 bytes the first word's bytes past the name are masked off (memory goes on past either).
+  if (len < 16) {
+    if (len >= 8) return load<u64>(a) == load<u64>(b) && load<u64>(a + <usize>len - 8) == load<u64>(b + <usize>len - 8);
+    return ((load<u64>(a) ^ load<u64>(b)) & ((<u64>1 << (<u64>len << 3)) - 1)) == 0;
+  }
   let k: u32 = 0;
   // Kernel names run to kilobytes: 64 bytes a step, then 16, then the last 16 (overlapping).
   while (k + 64 <= len) {
@@ -837,13 +843,7 @@ function sameBytes(a: usize, b: usize, len: u32): bool {
     if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>k), v128.load(b + <usize>k)))) return false;
     k += 16;
   }
-  if (k == len) return true;
-  if (len >= 16) return i8x16.all_true(i8x16.eq(v128.load(a + <usize>(len - 16)), v128.load(b + <usize>(len - 16))));
-  while (k < len) {
-    if (load<u8>(a + <usize>k) != load<u8>(b + <usize>k)) return false;
-    k++;
-  }
-  return true;
+  return k == len || i8x16.all_true(i8x16.eq(v128.load(a + <usize>(len - 16)), v128.load(b + <usize>(len - 16))));
 }
 
 /**
