@@ -33,6 +33,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -216,10 +217,16 @@ async function importer(path, build, cpu0) {
   return imported(kineto, runImporter, openInput, path, cpu0);
 }
 
-/** The importer as shipped: the same code bundled into one file (kineto-traces.mjs ensureBundled()). */
+/**
+ * The importer as shipped: the same code bundled into one file (kineto-traces.mjs ensureBundled()),
+ * loaded as the CLI's and the action's entries load theirs: Node's compile cache turned on first
+ * (Node 22.1 and later; the bundle's code compiled by an earlier run is read from it).
+ */
 async function shippedImporter(path, cpu0) {
+  const cache = module.enableCompileCache?.();
   const { kineto, runImporter, openInput } = await import(pathToFileURL(bundledImporter).href);
-  return imported(kineto, runImporter, openInput, path, cpu0);
+  const status = Object.entries(module.constants?.compileCacheStatus ?? {}).find(([, value]) => value === cache?.status)?.[0];
+  return { ...(await imported(kineto, runImporter, openInput, path, cpu0)), compileCache: status?.toLowerCase() ?? 'none in this Node' };
 }
 
 async function imported(kineto, runImporter, openInput, path, cpu0) {
@@ -359,7 +366,7 @@ function side(path, repeat, before) {
     for (const kind of kinds) {
       const run = measure(kind, path, before);
       runs[kind].push(run);
-      const what = kind === 'jsloop' ? `${run.quotes} quotes` : kind === 'stage1' ? `${run.positions} structural positions` : kind === 'tape' ? `${run.kernelEvents} kernel events, ${run.records} records, ${run.leftToJs} events left to JavaScript` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}`;
+      const what = kind === 'jsloop' ? `${run.quotes} quotes` : kind === 'stage1' ? `${run.positions} structural positions` : kind === 'tape' ? `${run.kernelEvents} kernel events, ${run.records} records, ${run.leftToJs} events left to JavaScript` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}${run.compileCache ? `, compile cache ${run.compileCache}` : ''}`;
       console.log(`   ${kind.padEnd(6)} wall ${fmt(run.wallMs)} ms, cpu ${fmt(run.cpuMs)} ms, peak RSS ${fmt(run.maxRssMB)} MB, ${what}`);
     }
   }
