@@ -19,8 +19,9 @@
  * without the compilers). *
  * --before DIR: also the importer of another compiled tree (an earlier commit's src, compiled as
  * bench/kineto-ingest.tsconfig.json does), in the same alternation, for a before/after.
- * --profile: after the timed runs, one more importer run per trace under `node --cpu-prof`
- *   (bench/out/kineto-floor-prof/), its samples summed by stage: where the time goes.
+ * --profile: after the timed runs, two more importer runs per trace under `node --cpu-prof`, the
+ *   compiled tree's and the bundle's (bench/out/kineto-floor-prof/, kineto-floor-prof-shipped/),
+ *   their samples summed by stage: where the time goes, as built and as shipped.
  *
  * Traces (bench/out/, reused while their size matches):
  *  - kineto: the held-out H200 capture `dense_batch32` (not among the test fixtures; --held-out,
@@ -32,6 +33,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -215,15 +217,23 @@ async function importer(path, build, cpu0) {
   return imported(kineto, runImporter, openInput, path, cpu0);
 }
 
-/** The importer as shipped: the same code bundled into one file (kineto-traces.mjs ensureBundled()). */
+/**
+ * The importer as shipped: the same code bundled into one file (kineto-traces.mjs ensureBundled()),
+ * loaded as the CLI's and the action's entries load theirs: Node's compile cache turned on first
+ * (Node 22.1 and later; the bundle's code compiled by an earlier run is read from it).
+ */
 async function shippedImporter(path, cpu0) {
+  const cache = module.enableCompileCache?.();
   const { kineto, runImporter, openInput } = await import(pathToFileURL(bundledImporter).href);
-  return imported(kineto, runImporter, openInput, path, cpu0);
+  const status = Object.entries(module.constants?.compileCacheStatus ?? {}).find(([, value]) => value === cache?.status)?.[0];
+  return { ...(await imported(kineto, runImporter, openInput, path, cpu0)), compileCache: status?.toLowerCase() ?? 'none in this Node' };
 }
 
 async function imported(kineto, runImporter, openInput, path, cpu0) {
   const loaded = process.cpuUsage(cpu0);
   const loadCpuMs = (loaded.user + loaded.system) / 1e3;
+  // On the clock of a --cpu-prof profile's sample times (µs): samples before it are module loading.
+  const loadedAtUs = Number(process.hrtime.bigint() / 1000n);
   const capture = await runImporter(kineto, await openInput(path));
   let kernelEvents = 0;
   let kernelNs = 0;
@@ -231,15 +241,16 @@ async function imported(kineto, runImporter, openInput, path, cpu0) {
     kernelEvents += k.instances;
     kernelNs += k.totalNs;
   }
-  return { kernelEvents, kernelNs, loadCpuMs };
+  return { kernelEvents, kernelNs, loadCpuMs, loadedAtUs };
 }
 
 async function child(kind, path, build) {
+  const startedAtUs = Number(process.hrtime.bigint() / 1000n);
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
   const result = kind === 'floor' ? floor(path) : kind === 'jsloop' ? jsLoop(path) : kind === 'tape' ? await tapeOnly(path, build) : kind === 'stage1' ? stage1Only(path) : kind === 'shipped' ? await shippedImporter(path, cpu0) : await importer(path, build, cpu0);
   const cpu = process.cpuUsage(cpu0);
-  process.stdout.write(JSON.stringify({ ...result, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+  process.stdout.write(JSON.stringify({ ...result, startedAtUs, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,36 +281,76 @@ function stage(url, name) {
   return undefined;
 }
 
-/** Sampled time by stage: each sample goes to the innermost of our files on its stack (a native call to its caller). */
-function stages(dir) {
+const STARTING = 'process start (Node itself and this script, the floor pays it too)';
+const LOADING = 'module loading (compiling the code, zod and the schemas, Node built-ins)';
+
+/**
+ * For a profile of the bundle: the source module of each line of it (ncc marks where each
+ * concatenated module starts), so that a sample in the bundle goes to its stage as in the tree.
+ */
+function bundleModules(bundle) {
+  const starts = [];
+  readFileSync(bundle, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const concatenated = /^;\/\/ CONCATENATED MODULE: (\S+)/.exec(line);
+      if (concatenated) starts.push([i, concatenated[1].replace(/\.ts$/, '.js')]);
+      else if (/^\/\*\*\*\/ \d+:/.test(line)) starts.push([i, 'webpack-module']);
+    });
+  return (line) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    if (hi < 0 || line < starts[0][0]) return 'webpack-runtime';
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid][0] <= line) lo = mid;
+      else hi = mid - 1;
+    }
+    return starts[lo][1];
+  };
+}
+
+/**
+ * Sampled time by stage: each sample to the innermost of our files on its stack (a native call to
+ * its caller); a sample taken before the child began (`startedAtUs`), to process start, and one
+ * before the importer's modules had loaded (`loadedAtUs`), to module loading. `bundle`: the
+ * profiled code is that one file (as shipped), its lines told apart by module.
+ */
+function stages(dir, { startedAtUs, loadedAtUs, bundle } = {}) {
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map();
   for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
+  const moduleAt = bundle ? bundleModules(bundle) : undefined;
+  const bundleUrl = bundle ? pathToFileURL(bundle).href : undefined;
   const sums = new Map();
   let total = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i];
+    at += dt;
     total += dt;
-    let at = id;
-    let found;
-    while (at !== undefined && !found) {
-      const { url, functionName } = nodes.get(at).callFrame;
-      found = stage(url, functionName);
-      at = parent.get(at);
+    let node = id;
+    let found = at < startedAtUs ? STARTING : at < loadedAtUs ? LOADING : undefined;
+    while (node !== undefined && !found) {
+      const { url, functionName, lineNumber } = nodes.get(node).callFrame;
+      found = stage(url === bundleUrl ? moduleAt(lineNumber) : url, functionName);
+      node = parent.get(node);
     }
-    found ??= 'reading the file, streams and module loading';
+    found ??= 'reading the file, streams and the rest of Node (outside our files)';
     sums.set(found, (sums.get(found) ?? 0) + dt);
   });
   return { totalMs: total / 1e3, stages: [...sums].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, ms: us / 1e3, share: us / total })) };
 }
 
-function profiled(path) {
-  const dir = join(outDir, 'kineto-floor-prof');
+/** One more importer run under --cpu-prof: `ours` (the compiled tree) or `shipped` (the bundle). */
+function profiled(path, kind) {
+  const dir = join(outDir, `kineto-floor-prof${kind === 'shipped' ? '-shipped' : ''}`);
   rmSync(dir, { recursive: true, force: true });
-  execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, fileURLToPath(import.meta.url), '--child', 'ours', path, buildDir], { maxBuffer: 1 << 20 });
-  return stages(dir);
+  const out = execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, fileURLToPath(import.meta.url), '--child', kind, path, buildDir], { maxBuffer: 1 << 20 });
+  const { startedAtUs, loadedAtUs } = JSON.parse(out.toString());
+  return stages(dir, { startedAtUs, loadedAtUs, bundle: kind === 'shipped' ? bundledImporter : undefined });
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -315,7 +366,7 @@ function side(path, repeat, before) {
     for (const kind of kinds) {
       const run = measure(kind, path, before);
       runs[kind].push(run);
-      const what = kind === 'jsloop' ? `${run.quotes} quotes` : kind === 'stage1' ? `${run.positions} structural positions` : kind === 'tape' ? `${run.kernelEvents} kernel events, ${run.records} records, ${run.leftToJs} events left to JavaScript` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}`;
+      const what = kind === 'jsloop' ? `${run.quotes} quotes` : kind === 'stage1' ? `${run.positions} structural positions` : kind === 'tape' ? `${run.kernelEvents} kernel events, ${run.records} records, ${run.leftToJs} events left to JavaScript` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}${run.compileCache ? `, compile cache ${run.compileCache}` : ''}`;
       console.log(`   ${kind.padEnd(6)} wall ${fmt(run.wallMs)} ms, cpu ${fmt(run.cpuMs)} ms, peak RSS ${fmt(run.maxRssMB)} MB, ${what}`);
     }
   }
@@ -383,10 +434,13 @@ async function main() {
   }
   if (process.argv.includes('--profile')) {
     for (const r of results) {
-      r.profile = profiled(r.path);
-      console.log(`\nwhere the time goes, ${r.label} (one run under --cpu-prof, ${fmt(r.profile.totalMs)} ms sampled; load average ${load()})\n`);
-      console.log('| stage | time | share |\n|---|---:|---:|');
-      for (const x of r.profile.stages) console.log(`| ${x.name} | ${fmt(x.ms)} ms | ${fmt(100 * x.share)} % |`);
+      r.profile = profiled(r.path, 'ours');
+      r.shippedProfile = profiled(r.path, 'shipped');
+      for (const [what, p] of [['the compiled tree', r.profile], ['as shipped, one bundle', r.shippedProfile]]) {
+        console.log(`\nwhere the time goes, ${r.label}, ${what} (one run under --cpu-prof, ${fmt(p.totalMs)} ms sampled; load average ${load()})\n`);
+        console.log('| stage | time | share |\n|---|---:|---:|');
+        for (const x of p.stages) console.log(`| ${x.name} | ${fmt(x.ms)} ms | ${fmt(100 * x.share)} % |`);
+      }
     }
   }
   writeFileSync(jsonOut, `${JSON.stringify({ machine, results }, null, 2)}\n`);

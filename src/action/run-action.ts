@@ -11,17 +11,18 @@ import type { ActionHost } from './host.js';
 import { secretsFromEnv } from '../io/secrets.js';
 import { redactingHost } from './redacting-host.js';
 import { getInputs, INPUTS, InputsError, type Mode } from './inputs.js';
-import { analyzeMode } from './modes/analyze-mode.js';
-import { reportMode } from './modes/report-mode.js';
-import { runMode } from './modes/run-mode.js';
 import type { ModeContext } from './publish.js';
 
 type ModeHandler = (ctx: ModeContext) => Promise<void>;
 
-export const MODE_HANDLERS: Record<Mode, ModeHandler> = {
-  analyze: analyzeMode,
-  report: reportMode,
-  run: runMode,
+/**
+ * Each mode's handler, loaded when the mode is the job's: a report job need not compile the
+ * importers and the analysis, nor an analyze job the runner.
+ */
+export const MODE_HANDLERS: Record<Mode, () => Promise<ModeHandler>> = {
+  analyze: () => import('./modes/analyze-mode.js').then((m) => m.analyzeMode),
+  report: () => import('./modes/report-mode.js').then((m) => m.reportMode),
+  run: () => import('./modes/run-mode.js').then((m) => m.runMode),
 };
 
 export async function runAction(runnerHost: ActionHost): Promise<void> {
@@ -31,7 +32,7 @@ export async function runAction(runnerHost: ActionHost): Promise<void> {
     // The event file first: a broken one is the runner's problem, named before any input.
     const run = readRunContext(host.env);
     const inputs = getInputs(host);
-    const handler = MODE_HANDLERS[inputs.mode];
+    const handler = await MODE_HANDLERS[inputs.mode]();
     const secrets = secretsFromEnv({ ...runnerHost.env, 'INPUT_GITHUB-TOKEN': inputs.githubToken }, inputs.redactEnv);
     // The runner masks them in the log too (its own ACTIONS_* tokens it masks already, and a masking
     // command would print them); the redaction also covers files, the summary and the comment.

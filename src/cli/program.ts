@@ -22,12 +22,8 @@ import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../io/input-paths.js';
 import { gatherCaptures } from '../io/gather-captures.js';
 import { loadFamilies } from '../io/families-file.js';
-import { DASHBOARD_HELP, runDashboardCommand } from './dashboard-command.js';
-import { REPORT_HELP, runReportCommand } from './report-command.js';
 import { exportProfilerReports } from './profiler-reports.js';
 import { resolveRunMetadata, systemGit } from './run-metadata.js';
-import { runCommand, RUN_HELP } from './run-command.js';
-import { runScrubCommand, SCRUB_HELP } from './scrub-command.js';
 import { flagUsageError, refuseRepeatedFlags } from './flag-errors.js';
 
 const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
@@ -78,15 +74,30 @@ const DEMO_NEXT = `Next, on your own captures (an nsys kernel summary, a PyTorch
 Every input format, with a minimal file of each: references/formats.md
 `;
 
-/** Each command's own --help. */
-const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
-  ['analyze', ANALYZE_HELP],
-  ['demo', DEMO_HELP],
-  ['run', RUN_HELP],
-  ['report', REPORT_HELP],
-  ['dashboard', DASHBOARD_HELP],
-  ['scrub', SCRUB_HELP],
+/** A command of its own module, with its --help. */
+interface CommandModule {
+  help: string;
+  run(args: string[]): Promise<number>;
+}
+
+/**
+ * The commands kept in modules of their own, loaded only when named: every run of the CLI would
+ * otherwise compile the runner, the dashboard and the scrubber (about half the bundle) before an
+ * `analyze` reads its first byte.
+ */
+const COMMAND_MODULES: ReadonlyMap<string, () => Promise<CommandModule>> = new Map([
+  ['run', () => import('./run-command.js').then((m) => ({ help: m.RUN_HELP, run: m.runCommand }))],
+  ['report', () => import('./report-command.js').then((m) => ({ help: m.REPORT_HELP, run: m.runReportCommand }))],
+  ['dashboard', () => import('./dashboard-command.js').then((m) => ({ help: m.DASHBOARD_HELP, run: m.runDashboardCommand }))],
+  ['scrub', () => import('./scrub-command.js').then((m) => ({ help: m.SCRUB_HELP, run: m.runScrubCommand }))],
 ]);
+
+/** Each command's own --help. */
+async function commandHelp(command: string): Promise<string | undefined> {
+  if (command === 'analyze') return ANALYZE_HELP;
+  if (command === 'demo') return DEMO_HELP;
+  return (await COMMAND_MODULES.get(command)?.())?.help;
+}
 
 /** On a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
 export function wantsColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -211,8 +222,8 @@ async function runDemo(args: string[]): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    const help = command ? COMMAND_HELP.get(command) : undefined;
-    if (help && (rest.includes('--help') || rest.includes('-h'))) {
+    const help = command && (rest.includes('--help') || rest.includes('-h')) ? await commandHelp(command) : undefined;
+    if (help) {
       process.stdout.write(help);
       return EXIT_OK;
     }
@@ -220,15 +231,12 @@ export async function main(argv: string[]): Promise<number> {
       case 'analyze':
         return await runAnalyze(rest);
       case 'run':
-        return await runCommand(rest);
       case 'report':
-        return await runReportCommand(rest);
       case 'dashboard':
-        return await runDashboardCommand(rest);
+      case 'scrub':
+        return await (await COMMAND_MODULES.get(command)!()).run(rest);
       case 'demo':
         return await runDemo(rest);
-      case 'scrub':
-        return await runScrubCommand(rest);
       case '--version':
       case 'version':
         process.stdout.write(`${TOOL_VERSION}\n`);
