@@ -11,6 +11,8 @@ export interface NameEntry<T> {
   readonly name: string;
   readonly bytes: Buffer;
   value: T;
+  /** The name's index in the trace record's names, once an event of it was kept there (RecordName). */
+  recordId: number;
 }
 
 const SAMPLES = 12;
@@ -65,7 +67,7 @@ export class NameCache<T> {
     }
     const bytes = Buffer.from(buf.subarray(start, end));
     const name = this.decode(bytes);
-    const entry: NameEntry<T> = { name, bytes, value: this.create(name) };
+    const entry: NameEntry<T> = { name, bytes, value: this.create(name), recordId: -1 };
     bucket.entries.push(entry);
     if (bucket.byBytes) bucket.byBytes.set(key!, entry);
     else if (bucket.entries.length > BUCKET_SCAN) bucket.byBytes = new Map(bucket.entries.map((known) => [known.bytes.toString('latin1'), known]));
