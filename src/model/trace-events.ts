@@ -85,41 +85,42 @@ export class TraceEvents {
 
   /** add() with the kind as its index in TRACE_EVENT_KINDS: for readers that add an event per event read. */
   addKind(k: number, name: string, startNs: number, durNs: number, device: number, lane: number): void {
-    const i = this.admit(k, startNs, durNs);
-    if (i >= 0) this.fill(i, k, this.nameIndex.get(name) ?? this.newName(name), startNs, durNs, device, lane);
-  }
-
-  /**
-   * addKind() for a reader that interns its names: the name's index in this record is kept on it
-   * once an event of it is kept, so that later events of the name look nothing up. A RecordName is
-   * added to one record only.
-   */
-  addNamed(k: number, named: RecordName, startNs: number, durNs: number, device: number, lane: number): void {
-    const i = this.admit(k, startNs, durNs);
-    if (i < 0) return;
-    let id = named.recordId;
-    if (id < 0) named.recordId = id = this.nameIndex.get(named.name) ?? this.newName(named.name);
-    this.fill(i, k, id, startNs, durNs, device, lane);
-  }
-
-  /** Counts an event of kind `k` as seen; the row it is to be kept in, or -1 when it is not kept. */
-  private admit(k: number, startNs: number, durNs: number): number {
     this.seenByKind[k]! += 1;
     // One path for both classes: an event of the class not seen yet does not undo optimized callers.
     const c = CLASS_OF_KIND[k]!;
-    if (this.keptByClass[c]! >= this.capByClass[c]! || !Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return -1;
+    if (this.keptByClass[c]! >= this.capByClass[c]! || !Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
     this.keptByClass[c]! += 1;
     if (this.count === this.starts.length) this.grow();
-    return this.count++;
-  }
-
-  private fill(i: number, k: number, nameId: number, startNs: number, durNs: number, device: number, lane: number): void {
+    const id = this.nameIndex.get(name) ?? this.newName(name);
+    const i = this.count++;
     this.starts[i] = startNs;
     this.durs[i] = durNs;
     this.devices[i] = device;
     this.lanes[i] = Number.isFinite(lane) ? lane : 0;
     this.kinds[i] = k;
-    this.nameIds[i] = nameId;
+    this.nameIds[i] = id;
+  }
+
+  /**
+   * addKind() for a reader that interns its names: the name's index in this record is kept on it
+   * once an event of it is kept, so that later events of the name look nothing up. A RecordName is
+   * added to one record only. (One flat function, as addKind: it runs per event read.)
+   */
+  addNamed(k: number, named: RecordName, startNs: number, durNs: number, device: number, lane: number): void {
+    this.seenByKind[k]! += 1;
+    const c = CLASS_OF_KIND[k]!;
+    if (this.keptByClass[c]! >= this.capByClass[c]! || !Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
+    this.keptByClass[c]! += 1;
+    if (this.count === this.starts.length) this.grow();
+    let id = named.recordId;
+    if (id < 0) named.recordId = id = this.nameIndex.get(named.name) ?? this.newName(named.name);
+    const i = this.count++;
+    this.starts[i] = startNs;
+    this.durs[i] = durNs;
+    this.devices[i] = device;
+    this.lanes[i] = Number.isFinite(lane) ? lane : 0;
+    this.kinds[i] = k;
+    this.nameIds[i] = id;
   }
 
   private newName(name: string): number {

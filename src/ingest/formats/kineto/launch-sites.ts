@@ -12,6 +12,8 @@
 import { grown } from '../../../model/columns.js';
 import { IdTable, PairIds } from './id-table.js';
 import { KeyTimes } from './key-times.js';
+import { recordDurNs, recordNsFrom } from './event-reader.js';
+import { S_EXTERNAL_ID, S_TID } from './tape.js';
 
 /** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
 const MATMUL_INPUT: ReadonlyMap<string, number> = new Map([
@@ -154,8 +156,17 @@ export class LaunchSites {
     return new OpName(name, this.nameId(name), isMatmulOp(name));
   }
 
-  /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded (matmul ops only). */
-  op(op: OpName, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
+  /**
+   * One cpu_op event, read in place from its record (tape.ts's slots), its times in ns from
+   * `baseUs`: numbers read here rather than passed, as a double passed to a call that is not
+   * inlined is boxed, an allocation per op. `inputDims` is the raw JSON of its Input Dims, when
+   * recorded (matmul ops only).
+   */
+  op(op: OpName, r: Float64Array, at: number, baseUs: number, inputDims: string | undefined): void {
+    const start = recordNsFrom(r, at, baseUs);
+    const end = start + recordDurNs(r, at);
+    const thread = r[at + S_TID]!;
+    const externalId = r[at + S_EXTERNAL_ID]!;
     this.ops++;
     // Object.is: NaN (no numeric tid) is one thread, as it is to the Map.
     const stack = this.lastOpen !== undefined && Object.is(thread, this.lastThread) ? this.lastOpen : this.openOn(thread);

@@ -249,7 +249,8 @@ export class TraceSummary implements ScanSink {
   private bytes: Buffer = Buffer.alloc(0);
   /** The event's launch shape (grid x,y,z then block x,y,z). */
   private readonly shape = new Float64Array(6);
-  private baseUs: number | undefined;
+  /** The GPU and API events' clock: the ts of the first timed one (NaN until then). */
+  private baseUs = NaN;
   /** Byte offset of the event whose ts is baseUs. */
   private baseOffset = 0;
   /** kernel name → its timeline kind, and device → sums */
@@ -360,7 +361,7 @@ export class TraceSummary implements ScanSink {
       this.ctx.count('bad-duration', 'data-loss', 'events with a negative duration or one over 7 days (CUPTI overflow) were dropped');
       return;
     }
-    if (this.baseUs === undefined) {
+    if (Number.isNaN(this.baseUs)) {
       this.baseUs = r[at + S_TS_US]!;
       this.baseOffset = offset;
     }
@@ -374,17 +375,19 @@ export class TraceSummary implements ScanSink {
       this.categorySeen[category] = 1;
       this.categories.add(CATEGORY_LABEL[category]!);
     }
+    // The handlers read the event's start and duration again from its record rather than take them:
+    // a double passed to a call that is not inlined is boxed, an allocation per event.
     switch (category) {
       case CAT_KERNEL:
-        return this.kernel(r, at, startNs, durNs);
+        return this.kernel(r, at);
       case CAT_MEMCPY:
       case CAT_MEMSET:
-        return this.memop(r, at, startNs, durNs, category === CAT_MEMSET);
+        return this.memop(r, at, category === CAT_MEMSET);
       case CAT_RUNTIME:
       case CAT_DRIVER:
-        return this.apiCall(r, at, startNs, durNs);
+        return this.apiCall(r, at);
       default:
-        return this.step(r, at, startNs, durNs, category === CAT_GPU_ANNOTATION);
+        return this.step(r, at, category === CAT_GPU_ANNOTATION);
     }
   }
 
@@ -422,7 +425,9 @@ export class TraceSummary implements ScanSink {
     return start < 0 ? cache.get(NO_NAME, 0, NO_NAME.length) : cache.getById(r[at + S_NAME_ID]!, this.bytes, start, r[at + S_NAME_END]!);
   }
 
-  private kernel(r: Float64Array, at: number, startNs: number, dur: number): void {
+  private kernel(r: Float64Array, at: number): void {
+    const startNs = recordNsFrom(r, at, this.baseUs);
+    const dur = recordDurNs(r, at);
     const device = this.deviceOf(r, at);
     const correlation = r[at + S_CORRELATION]!;
     const named = this.named(r, at, this.kernels);
@@ -456,13 +461,12 @@ export class TraceSummary implements ScanSink {
     const nameStart = r[at + S_NAME_START]!;
     if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0) return;
     this.cpuOpBaseUs ??= r[at + S_TS_US]!;
-    const start = recordNsFrom(r, at, this.cpuOpBaseUs);
     const durNs = recordDurNs(r, at);
     const tid = r[at + S_TID]!;
     const named = this.cpuOpNames.getById(r[at + S_NAME_ID]!, this.bytes, nameStart, r[at + S_NAME_END]!);
     const op = named.value;
     this.record(r, at, RECORD_CPU_OP, named, durNs, HOST_DEVICE, tid);
-    this.launchSites.op(op, r[at + S_EXTERNAL_ID]!, tid, start, start + durNs, op.matmul ? recordInputDims(r, at, this.bytes) : undefined);
+    this.launchSites.op(op, r, at, this.cpuOpBaseUs, op.matmul ? recordInputDims(r, at, this.bytes) : undefined);
   }
 
   /**
@@ -511,7 +515,9 @@ export class TraceSummary implements ScanSink {
     return recordNsFrom(r, at, this.hostBaseUs);
   }
 
-  private memop(r: Float64Array, at: number, startNs: number, durNs: number, memset: boolean): void {
+  private memop(r: Float64Array, at: number, memset: boolean): void {
+    const startNs = recordNsFrom(r, at, this.baseUs);
+    const durNs = recordDurNs(r, at);
     const named = this.named(r, at, memset ? this.memsets : this.memcpys);
     const sum = named.value;
     const correlation = r[at + S_CORRELATION]!;
@@ -530,7 +536,9 @@ export class TraceSummary implements ScanSink {
     this.record(r, at, memset ? RECORD_MEMSET : RECORD_MEMCPY, named, durNs, device, recordLane(r, at));
   }
 
-  private apiCall(r: Float64Array, at: number, startNs: number, durNs: number): void {
+  private apiCall(r: Float64Array, at: number): void {
+    const startNs = recordNsFrom(r, at, this.baseUs);
+    const durNs = recordDurNs(r, at);
     const sum = this.named(r, at, this.api).value;
     sum.totalNs += durNs;
     sum.calls++;
@@ -550,7 +558,9 @@ export class TraceSummary implements ScanSink {
     else this.graphs.end(pid, tid, ns, startNs + durNs);
   }
 
-  private step(r: Float64Array, at: number, startNs: number, durNs: number, gpu: boolean): void {
+  private step(r: Float64Array, at: number, gpu: boolean): void {
+    const startNs = recordNsFrom(r, at, this.baseUs);
+    const durNs = recordDurNs(r, at);
     const name = recordName(r, at, this.bytes)!;
     // ProfilerStep ranges: the CPU one on its thread (the GPU projection is derived, not recorded).
     if (!gpu) this.recordRange(r, at, name, durNs);
