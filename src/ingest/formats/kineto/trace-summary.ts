@@ -251,8 +251,12 @@ export class TraceSummary implements ScanSink {
   private readonly shape = new Float64Array(6);
   /** The GPU and API events' clock: the ts of the first timed one (NaN until then). */
   private baseUs = NaN;
-  /** Byte offset of the event whose ts is baseUs. */
-  private baseOffset = 0;
+  /**
+   * Byte offset of the event whose ts is baseUs (NaN until then: a double from the start, as an
+   * offset may be one, and a field that changes its representation undoes all the summary's
+   * compiled code).
+   */
+  private baseOffset = NaN;
   /** kernel name → its timeline kind, and device → sums */
   private readonly kernels = new NameCache<KernelEntry>(decodeName, (name) => ({
     name,
