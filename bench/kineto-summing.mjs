@@ -20,7 +20,12 @@ const here = fileURLToPath(import.meta.url);
 
 async function child(dir, trace) {
   const stat = `/proc/self/task/${process.pid}/schedstat`;
-  const threadNs = () => Number(readFileSync(stat, 'latin1').split(' ')[0]);
+  // The kernel brings a thread's run time up to date at each scheduler tick (4 ms and more), not when
+  // schedstat is read; reading the process's stat first brings the reading thread's up to now.
+  const threadNs = () => {
+    readFileSync('/proc/self/stat', 'latin1');
+    return Number(readFileSync(stat, 'latin1').split(' ')[0]);
+  };
   const module = (path) => import(pathToFileURL(join(dir, 'src', 'ingest', path)).href);
   const { TraceSummary } = await module('formats/kineto/trace-summary.js');
   const taped = TraceSummary.prototype.taped;

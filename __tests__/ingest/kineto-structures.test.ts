@@ -5,6 +5,7 @@
  */
 import { runImporter } from '../../src/ingest/common/importer.js';
 import { openInput } from '../../src/ingest/common/input-file.js';
+import { IdTable } from '../../src/ingest/formats/kineto/id-table.js';
 import { NameCache } from '../../src/ingest/formats/kineto/name-cache.js';
 import kinetoJson from '../../src/ingest/formats/kineto-json.js';
 import { writeTempFile } from './profiler-temp-file.js';
@@ -21,6 +22,16 @@ function collidingNames(count: number): Buffer[] {
 }
 
 describe('NameCache', () => {
+  it('finds a name by a tape id far from 0 without its bytes, and by its bytes without an id', () => {
+    const cache = new NameCache((bytes) => bytes.toString('latin1'), (name) => name.length);
+    const buf = Buffer.from('aten::mmaten::add');
+    const mm = cache.getById(50_000, buf, 0, 8);
+    expect(mm.name).toBe('aten::mm');
+    expect(cache.getById(50_000, Buffer.alloc(0), 0, 0)).toBe(mm);
+    expect(cache.getById(3, buf, 8, 17).name).toBe('aten::add');
+    expect(cache.getById(-1, buf, 0, 8)).toBe(mm);
+  });
+
   it('keeps names apart that differ only in bytes its fingerprint skips, and finds each again', () => {
     let created = 0;
     const cache = new NameCache<number>((bytes) => bytes.toString('latin1'), () => created++);
@@ -66,5 +77,20 @@ describe('launch shapes of one kernel', () => {
     const capture = await runImporter(kinetoJson, await openInput(path));
     expect(capture.kernels[0]!.block).toEqual([64, 1, 1]);
     expect(capture.kernels[0]!.grid).toBeUndefined();
+  });
+});
+
+describe('IdTable', () => {
+  it('keeps a value per id across its pages, past 16 bits and for ids far apart', () => {
+    const table = new IdTable();
+    expect(table.get(5)).toBe(-1);
+    table.set(5, 7);
+    table.set(40_000, 65_534);
+    table.set(1 << 20, 3);
+    expect([table.get(5), table.get(40_000), table.get(1 << 20), table.get(6), table.get(1 << 19)]).toEqual([7, 65_534, 3, -1, -1]);
+    table.set(7, 70_000);
+    expect([table.get(5), table.get(40_000), table.get(7), table.get(1 << 20)]).toEqual([7, 65_534, 70_000, 3]);
+    table.set(2 ** 27, 9);
+    expect([table.get(2 ** 27), table.get(2 ** 27 + 1), table.get(-1), table.get(NaN)]).toEqual([9, -1, -1, -1]);
   });
 });

@@ -30,6 +30,12 @@ export interface TraceEvent {
   lane: number;
 }
 
+/** A name a reader interned, carrying its index in the record's names once interned there (-1 before). */
+export interface RecordName {
+  readonly name: string;
+  recordId: number;
+}
+
 /** The class of each kind (by index in TRACE_EVENT_KINDS), each kept up to its own cap. */
 const GPU_CLASS = 0;
 const HOST_CLASS = 1;
@@ -80,13 +86,34 @@ export class TraceEvents {
   /** add() with the kind as its index in TRACE_EVENT_KINDS: for readers that add an event per event read. */
   addKind(k: number, name: string, startNs: number, durNs: number, device: number, lane: number): void {
     this.seenByKind[k]! += 1;
-    if (!Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
     // One path for both classes: an event of the class not seen yet does not undo optimized callers.
     const c = CLASS_OF_KIND[k]!;
-    if (this.keptByClass[c]! >= this.capByClass[c]!) return;
+    if (this.keptByClass[c]! >= this.capByClass[c]! || !Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
     this.keptByClass[c]! += 1;
     if (this.count === this.starts.length) this.grow();
     const id = this.nameIndex.get(name) ?? this.newName(name);
+    const i = this.count++;
+    this.starts[i] = startNs;
+    this.durs[i] = durNs;
+    this.devices[i] = device;
+    this.lanes[i] = Number.isFinite(lane) ? lane : 0;
+    this.kinds[i] = k;
+    this.nameIds[i] = id;
+  }
+
+  /**
+   * addKind() for a reader that interns its names: the name's index in this record is kept on it
+   * once an event of it is kept, so that later events of the name look nothing up. A RecordName is
+   * added to one record only. (One flat function, as addKind: it runs per event read.)
+   */
+  addNamed(k: number, named: RecordName, startNs: number, durNs: number, device: number, lane: number): void {
+    this.seenByKind[k]! += 1;
+    const c = CLASS_OF_KIND[k]!;
+    if (this.keptByClass[c]! >= this.capByClass[c]! || !Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
+    this.keptByClass[c]! += 1;
+    if (this.count === this.starts.length) this.grow();
+    let id = named.recordId;
+    if (id < 0) named.recordId = id = this.nameIndex.get(named.name) ?? this.newName(named.name);
     const i = this.count++;
     this.starts[i] = startNs;
     this.durs[i] = durNs;

@@ -35,15 +35,19 @@ const SET_UP_KERNEL_SHARE = 0.02;
  */
 class OrderedUnion {
   any = false;
-  open = 0;
-  close = 0;
-  ns = 0;
+  // Doubles from the start (NaN until the first interval): a field that held small integers and is
+  // then given a time past 2^31 ns changes its representation, which undoes the compiled code of
+  // every reader that adds ops.
+  open = NaN;
+  close = NaN;
+  ns = NaN;
 
   add(start: number, end: number): void {
     if (!this.any) {
       this.any = true;
       this.open = start;
       this.close = end;
+      this.ns = 0;
     } else if (start <= this.close) {
       if (end > this.close) this.close = end;
     } else {

@@ -12,8 +12,15 @@ export class KeyTimes {
   ns = new Float64Array(4);
   /** Open addressing: entry + 1 per slot, 0 empty; a power of two at least twice `size`. */
   private index = new Int32Array(8);
+  /** The entry last added to: a kernel's launches mostly come from one site in a row. */
+  private last = -1;
 
   add(key: number, ns: number): void {
+    const last = this.last;
+    if (last >= 0 && this.keys[last] === key) {
+      this.ns[last]! += ns;
+      return;
+    }
     const index = this.index;
     const mask = index.length - 1;
     let slot = hashOf(key) & mask;
@@ -22,6 +29,7 @@ export class KeyTimes {
       if (entry < 0) break;
       if (this.keys[entry] === key) {
         this.ns[entry]! += ns;
+        this.last = entry;
         return;
       }
     }
@@ -33,6 +41,7 @@ export class KeyTimes {
     this.keys[entry] = key;
     this.ns[entry] = ns;
     index[slot] = entry + 1;
+    this.last = entry;
     if (this.size * 2 > index.length) this.reindex(index.length * 2);
   }
 

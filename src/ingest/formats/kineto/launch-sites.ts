@@ -12,6 +12,8 @@
 import { grown } from '../../../model/columns.js';
 import { IdTable, PairIds } from './id-table.js';
 import { KeyTimes } from './key-times.js';
+import { recordDurNs, recordNsFrom } from './event-reader.js';
+import { S_EXTERNAL_ID, S_TID } from './tape.js';
 
 /** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
 const MATMUL_INPUT: ReadonlyMap<string, number> = new Map([
@@ -89,11 +91,20 @@ export function matmulTokens(opName: string, inputDims: string | undefined): num
 /** Told of each matmul op that no other matmul op with recorded shapes encloses. */
 export type OutermostMatmul = (opName: string, rows: readonly number[], startNs: number) => void;
 
-/** An op name read from the trace, with its id in the op chains and whether it is a matmul. */
-export interface OpName {
-  readonly name: string;
-  readonly id: number;
-  readonly matmul: boolean;
+/**
+ * An op name read from the trace, with its id in the op chains and whether it is a matmul; and the
+ * chain it last made and under which parent chain: an op mostly runs under the same parent as its
+ * last time, so that its chain is known without a lookup.
+ */
+export class OpName {
+  lastParent = NaN;
+  lastChain = -1;
+
+  constructor(
+    readonly name: string,
+    readonly id: number,
+    readonly matmul: boolean,
+  ) {}
 }
 
 /** Time of one kernel (name, device) per launch site; kept on the kernel's running sums. */
@@ -118,6 +129,9 @@ export class LaunchSites {
   private readonly siteTokens: number[] = [];
   /** Site by (chain, token count + 1, capped). */
   private readonly siteIds = new PairIds();
+  /** Per chain, the token count of its last site and that site + 1 (0: none yet): a chain's ops mostly have one. */
+  private chainSiteTokens = new Float64Array(1024);
+  private chainSite = new Int32Array(1024);
   private readonly open = new Map<number, OpenOps>();
   /** The last thread's open ops: consecutive ops are mostly on one thread. */
   private lastThread = NaN;
@@ -139,11 +153,20 @@ export class LaunchSites {
 
   /** An op's name as interned once per distinct name (opName): what op() needs of it. */
   opName(name: string): OpName {
-    return { name, id: this.nameId(name), matmul: isMatmulOp(name) };
+    return new OpName(name, this.nameId(name), isMatmulOp(name));
   }
 
-  /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded (matmul ops only). */
-  op(op: OpName, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
+  /**
+   * One cpu_op event, read in place from its record (tape.ts's slots), its times in ns from
+   * `baseUs`: numbers read here rather than passed, as a double passed to a call that is not
+   * inlined is boxed, an allocation per op. `inputDims` is the raw JSON of its Input Dims, when
+   * recorded (matmul ops only).
+   */
+  op(op: OpName, r: Float64Array, at: number, baseUs: number, inputDims: string | undefined): void {
+    const start = recordNsFrom(r, at, baseUs);
+    const end = start + recordDurNs(r, at);
+    const thread = r[at + S_TID]!;
+    const externalId = r[at + S_EXTERNAL_ID]!;
     this.ops++;
     // Object.is: NaN (no numeric tid) is one thread, as it is to the Map.
     const stack = this.lastOpen !== undefined && Object.is(thread, this.lastThread) ? this.lastOpen : this.openOn(thread);
@@ -158,7 +181,12 @@ export class LaunchSites {
       depth--;
     }
     stack.length = depth;
-    const chain = this.chainOf(depth > 0 ? stack.chains[depth - 1]! : -1, op.id);
+    const parent = depth > 0 ? stack.chains[depth - 1]! : -1;
+    let chain = op.lastChain;
+    if (op.lastParent !== parent) {
+      chain = op.lastChain = this.chainOf(parent, op.id);
+      op.lastParent = parent;
+    }
     const inherited = depth > 0 ? stack.tokens[depth - 1]! : NO_TOKENS;
     const tokens = op.matmul ? this.matmulTokens(op.name, inputDims, inherited, start) : inherited;
     stack.push(start, end, chain, tokens);
@@ -250,7 +278,15 @@ export class LaunchSites {
   }
 
   private siteOf(chain: number, tokens: number): number {
+    if (chain < this.chainSite.length && this.chainSite[chain] !== 0 && this.chainSiteTokens[chain] === tokens) return this.chainSite[chain]! - 1;
     const id = this.siteIds.intern(chain, Math.min(tokens + 1, 2 ** 24 - 1));
+    if (chain >= this.chainSite.length) {
+      const size = Math.max(chain + 1, this.chainSite.length * 2);
+      this.chainSiteTokens = grown(this.chainSiteTokens, size);
+      this.chainSite = grown(this.chainSite, size);
+    }
+    this.chainSite[chain] = id + 1;
+    this.chainSiteTokens[chain] = tokens;
     if (id === this.siteChain.length) {
       this.siteChain.push(chain);
       this.siteTokens.push(tokens);

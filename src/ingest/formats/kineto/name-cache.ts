@@ -11,6 +11,8 @@ export interface NameEntry<T> {
   readonly name: string;
   readonly bytes: Buffer;
   value: T;
+  /** The name's index in the trace record's names, once an event of it was kept there (RecordName). */
+  recordId: number;
 }
 
 const SAMPLES = 12;
@@ -65,7 +67,7 @@ export class NameCache<T> {
     }
     const bytes = Buffer.from(buf.subarray(start, end));
     const name = this.decode(bytes);
-    const entry: NameEntry<T> = { name, bytes, value: this.create(name) };
+    const entry: NameEntry<T> = { name, bytes, value: this.create(name), recordId: -1 };
     bucket.entries.push(entry);
     if (bucket.byBytes) bucket.byBytes.set(key!, entry);
     else if (bucket.entries.length > BUCKET_SCAN) bucket.byBytes = new Map(bucket.entries.map((known) => [known.bytes.toString('latin1'), known]));
@@ -79,12 +81,25 @@ export class NameCache<T> {
   getById(id: number, buf: Buffer, start: number, end: number): NameEntry<T> {
     // One call to get() for both misses, so that the first name without an id does not undo the
     // caller's optimized code.
-    let entry = id >= 0 ? this.byId[id] : undefined;
+    let entry = id >= 0 && id < this.byId.length ? this.byId[id] : undefined;
     if (entry === undefined) {
       entry = this.get(buf, start, end);
-      if (id >= 0) this.byId[id] = entry;
+      if (id >= 0) this.remember(id, entry);
     }
     return entry;
+  }
+
+  /**
+   * Ids are the tape's, shared by every kind of name, so a cache's first id may be far from 0: the
+   * table is filled up to it, as an array with a gap that wide would turn into a hash table.
+   */
+  private remember(id: number, entry: NameEntry<T>): void {
+    const byId = this.byId;
+    if (id >= byId.length) {
+      const size = Math.max(id + 1, byId.length * 2);
+      for (let k = byId.length; k < size; k++) byId.push(undefined);
+    }
+    byId[id] = entry;
   }
 
   *entries(): IterableIterator<NameEntry<T>> {

@@ -23,7 +23,7 @@ import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
 import { LaunchSites, type OpName, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
-import { NameCache } from './name-cache.js';
+import { NameCache, type NameEntry } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
 import { decodeJsonString } from './string-end.js';
 import {
@@ -47,7 +47,7 @@ import {
 } from './tape.js';
 import { KeyTimes } from './key-times.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
-import { HOST_DEVICE, TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
+import { HOST_DEVICE, TRACE_EVENT_KINDS, TraceEvents, type RecordName } from '../../../model/trace-events.js';
 import { grown, INITIAL_ROWS } from '../../../model/columns.js';
 
 const PH_COMPLETE = 88; // 'X'
@@ -160,8 +160,15 @@ class LaunchShapes {
   ns = new Float64Array(1);
   /** entry + 1 per slot, 0 empty; a power of two at least twice `count`. */
   private index = new Int32Array(4);
+  /** The entry last added to: a kernel's launches mostly repeat their shape. */
+  private last = -1;
 
   add(shape: Float64Array, ns: number): void {
+    const last = this.last;
+    if (last >= 0 && this.same(last, shape)) {
+      this.ns[last]! += ns;
+      return;
+    }
     const index = this.index;
     const mask = index.length - 1;
     let slot = shapeHash(shape, 0) & mask;
@@ -170,6 +177,7 @@ class LaunchShapes {
       if (at < 0) break;
       if (this.same(at, shape)) {
         this.ns[at]! += ns;
+        this.last = at;
         return;
       }
     }
@@ -185,6 +193,7 @@ class LaunchShapes {
     this.dims.set(shape, at * 6);
     this.ns[at] = ns;
     index[slot] = at + 1;
+    this.last = at;
     if (this.count * 2 > index.length) this.reindex(index.length * 2);
   }
 
@@ -240,9 +249,14 @@ export class TraceSummary implements ScanSink {
   private bytes: Buffer = Buffer.alloc(0);
   /** The event's launch shape (grid x,y,z then block x,y,z). */
   private readonly shape = new Float64Array(6);
-  private baseUs: number | undefined;
-  /** Byte offset of the event whose ts is baseUs. */
-  private baseOffset = 0;
+  /** The GPU and API events' clock: the ts of the first timed one (NaN until then). */
+  private baseUs = NaN;
+  /**
+   * Byte offset of the event whose ts is baseUs (NaN until then: a double from the start, as an
+   * offset may be one, and a field that changes its representation undoes all the summary's
+   * compiled code).
+   */
+  private baseOffset = NaN;
   /** kernel name → its timeline kind, and device → sums */
   private readonly kernels = new NameCache<KernelEntry>(decodeName, (name) => ({
     name,
@@ -351,7 +365,7 @@ export class TraceSummary implements ScanSink {
       this.ctx.count('bad-duration', 'data-loss', 'events with a negative duration or one over 7 days (CUPTI overflow) were dropped');
       return;
     }
-    if (this.baseUs === undefined) {
+    if (Number.isNaN(this.baseUs)) {
       this.baseUs = r[at + S_TS_US]!;
       this.baseOffset = offset;
     }
@@ -365,24 +379,32 @@ export class TraceSummary implements ScanSink {
       this.categorySeen[category] = 1;
       this.categories.add(CATEGORY_LABEL[category]!);
     }
+    // The handlers read the event's start and duration again from its record rather than take them:
+    // a double passed to a call that is not inlined is boxed, an allocation per event.
     switch (category) {
       case CAT_KERNEL:
-        return this.kernel(r, at, startNs, durNs);
+        return this.kernel(r, at);
       case CAT_MEMCPY:
       case CAT_MEMSET:
-        return this.memop(r, at, startNs, durNs, category === CAT_MEMSET);
+        return this.memop(r, at, category === CAT_MEMSET);
       case CAT_RUNTIME:
       case CAT_DRIVER:
-        return this.apiCall(r, at, startNs, durNs);
+        return this.apiCall(r, at);
       default:
-        return this.step(r, at, startNs, durNs, category === CAT_GPU_ANNOTATION);
+        return this.step(r, at, category === CAT_GPU_ANNOTATION);
     }
   }
 
-  /** Records an event in the trace record, on the trace's one clock. */
-  private record(r: Float64Array, at: number, kind: number, name: string, durNs: number, device: number, lane: number): void {
+  /** Records an event of an interned name in the trace record, on the trace's one clock. */
+  private record(r: Float64Array, at: number, kind: number, name: RecordName, durNs: number, device: number, lane: number): void {
     this.traceBaseUs ??= r[at + S_TS_US]!;
-    this.trace.addKind(kind, name, recordNsFrom(r, at, this.traceBaseUs), durNs, device, lane);
+    this.trace.addNamed(kind, name, recordNsFrom(r, at, this.traceBaseUs), durNs, device, lane);
+  }
+
+  /** record() for a range, whose name is not interned. */
+  private recordRange(r: Float64Array, at: number, name: string, durNs: number): void {
+    this.traceBaseUs ??= r[at + S_TS_US]!;
+    this.trace.addKind(RECORD_RANGE, name, recordNsFrom(r, at, this.traceBaseUs), durNs, HOST_DEVICE, r[at + S_TID]!);
   }
 
   /** The stream of a GPU event (args.stream, else its tid), or -1. */
@@ -402,15 +424,18 @@ export class TraceSummary implements ScanSink {
   }
 
   /** The interned entry for the event's name. */
-  private named<T>(r: Float64Array, at: number, cache: NameCache<T>): T {
+  private named<T>(r: Float64Array, at: number, cache: NameCache<T>): NameEntry<T> {
     const start = r[at + S_NAME_START]!;
-    return start < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.getById(r[at + S_NAME_ID]!, this.bytes, start, r[at + S_NAME_END]!).value;
+    return start < 0 ? cache.get(NO_NAME, 0, NO_NAME.length) : cache.getById(r[at + S_NAME_ID]!, this.bytes, start, r[at + S_NAME_END]!);
   }
 
-  private kernel(r: Float64Array, at: number, startNs: number, dur: number): void {
+  private kernel(r: Float64Array, at: number): void {
+    const startNs = recordNsFrom(r, at, this.baseUs);
+    const dur = recordDurNs(r, at);
     const device = this.deviceOf(r, at);
     const correlation = r[at + S_CORRELATION]!;
-    const entry = this.named(r, at, this.kernels);
+    const named = this.named(r, at, this.kernels);
+    const entry = named.value;
     let sum = entry.last;
     if (sum === undefined || !Object.is(device, entry.lastDevice)) {
       sum = entry.byDevice.get(device);
@@ -432,7 +457,7 @@ export class TraceSummary implements ScanSink {
     if (!kept && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), correlation, dur);
     if (capturing) this.graphs.gpuEvent(correlation);
     this.ops.push(startNs, startNs + dur, device, correlation, entry.kind);
-    this.record(r, at, RECORD_KERNEL, entry.name, dur, device, recordLane(r, at));
+    this.record(r, at, RECORD_KERNEL, named, dur, device, recordLane(r, at));
   }
 
   /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
@@ -440,12 +465,12 @@ export class TraceSummary implements ScanSink {
     const nameStart = r[at + S_NAME_START]!;
     if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0) return;
     this.cpuOpBaseUs ??= r[at + S_TS_US]!;
-    const start = recordNsFrom(r, at, this.cpuOpBaseUs);
     const durNs = recordDurNs(r, at);
     const tid = r[at + S_TID]!;
-    const op = this.cpuOpNames.getById(r[at + S_NAME_ID]!, this.bytes, nameStart, r[at + S_NAME_END]!).value;
-    this.record(r, at, RECORD_CPU_OP, op.name, durNs, HOST_DEVICE, tid);
-    this.launchSites.op(op, r[at + S_EXTERNAL_ID]!, tid, start, start + durNs, op.matmul ? recordInputDims(r, at, this.bytes) : undefined);
+    const named = this.cpuOpNames.getById(r[at + S_NAME_ID]!, this.bytes, nameStart, r[at + S_NAME_END]!);
+    const op = named.value;
+    this.record(r, at, RECORD_CPU_OP, named, durNs, HOST_DEVICE, tid);
+    this.launchSites.op(op, r, at, this.cpuOpBaseUs, op.matmul ? recordInputDims(r, at, this.bytes) : undefined);
   }
 
   /**
@@ -456,7 +481,7 @@ export class TraceSummary implements ScanSink {
     const name = recordName(r, at, this.bytes);
     if (name === undefined) return;
     this.generation.range(phaseOfName(name), name);
-    if (r[at + S_HAS_TS] === 1 && r[at + S_HAS_DUR] === 1) this.record(r, at, RECORD_RANGE, name, recordDurNs(r, at), HOST_DEVICE, r[at + S_TID]!);
+    if (r[at + S_HAS_TS] === 1 && r[at + S_HAS_DUR] === 1) this.recordRange(r, at, name, recordDurNs(r, at));
   }
 
   /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
@@ -494,8 +519,11 @@ export class TraceSummary implements ScanSink {
     return recordNsFrom(r, at, this.hostBaseUs);
   }
 
-  private memop(r: Float64Array, at: number, startNs: number, durNs: number, memset: boolean): void {
-    const sum = this.named(r, at, memset ? this.memsets : this.memcpys);
+  private memop(r: Float64Array, at: number, memset: boolean): void {
+    const startNs = recordNsFrom(r, at, this.baseUs);
+    const durNs = recordDurNs(r, at);
+    const named = this.named(r, at, memset ? this.memsets : this.memcpys);
+    const sum = named.value;
     const correlation = r[at + S_CORRELATION]!;
     sum.totalNs += durNs;
     sum.count++;
@@ -509,11 +537,13 @@ export class TraceSummary implements ScanSink {
       this.graphs.gpuEvent(correlation);
     }
     this.ops.push(startNs, startNs + durNs, device, correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
-    this.record(r, at, memset ? RECORD_MEMSET : RECORD_MEMCPY, sum.name, durNs, device, recordLane(r, at));
+    this.record(r, at, memset ? RECORD_MEMSET : RECORD_MEMCPY, named, durNs, device, recordLane(r, at));
   }
 
-  private apiCall(r: Float64Array, at: number, startNs: number, durNs: number): void {
-    const sum = this.named(r, at, this.api);
+  private apiCall(r: Float64Array, at: number): void {
+    const startNs = recordNsFrom(r, at, this.baseUs);
+    const durNs = recordDurNs(r, at);
+    const sum = this.named(r, at, this.api).value;
     sum.totalNs += durNs;
     sum.calls++;
     if (!sum.launch && !sum.graphLaunch && sum.capture === CAPTURE_NONE) return;
@@ -532,10 +562,12 @@ export class TraceSummary implements ScanSink {
     else this.graphs.end(pid, tid, ns, startNs + durNs);
   }
 
-  private step(r: Float64Array, at: number, startNs: number, durNs: number, gpu: boolean): void {
+  private step(r: Float64Array, at: number, gpu: boolean): void {
+    const startNs = recordNsFrom(r, at, this.baseUs);
+    const durNs = recordDurNs(r, at);
     const name = recordName(r, at, this.bytes)!;
     // ProfilerStep ranges: the CPU one on its thread (the GPU projection is derived, not recorded).
-    if (!gpu) this.record(r, at, RECORD_RANGE, name, durNs, HOST_DEVICE, r[at + S_TID]!);
+    if (!gpu) this.recordRange(r, at, name, durNs);
     const steps = gpu ? this.gpuSteps : this.cpuSteps;
     const end = startNs + durNs;
     const known = steps.get(name);
