@@ -46,7 +46,8 @@ const stage1Wasm = join(outDir, 'json-stage1.wasm');
 
 /** Compiles the structural-index reference (AssemblyScript, as wasm/build.mjs compiles the tape) when stale. */
 function stage1Module() {
-  if (existsSync(stage1Wasm) && statSync(stage1Wasm).mtimeMs >= statSync(stage1Source).mtimeMs) return;
+  const sources = [stage1Source, join(here, 'wasm', 'stage1-blocks.ts')];
+  if (existsSync(stage1Wasm) && sources.every((source) => statSync(stage1Wasm).mtimeMs >= statSync(source).mtimeMs)) return;
   const asc = join(root, 'node_modules', '.bin', 'asc');
   execFileSync(asc, [stage1Source, '--outFile', stage1Wasm, '-O3', '--noAssert', '--runtime', 'stub', '--enable', 'simd', '--initialMemory', '17'], { stdio: 'inherit' });
 }

@@ -29,7 +29,8 @@ const walkWasm = join(outDir, 'json-walk-min.wasm');
 const CHUNK = 1 << 20;
 
 function walkModule() {
-  if (existsSync(walkWasm) && statSync(walkWasm).mtimeMs >= statSync(walkSource).mtimeMs) return;
+  const sources = [walkSource, join(here, 'wasm', 'stage1-blocks.ts')];
+  if (existsSync(walkWasm) && sources.every((source) => statSync(walkWasm).mtimeMs >= statSync(source).mtimeMs)) return;
   const asc = join(root, 'node_modules', '.bin', 'asc');
   execFileSync(asc, [walkSource, '--outFile', walkWasm, '-O3', '--noAssert', '--runtime', 'stub', '--enable', 'simd', '--initialMemory', '129'], { stdio: 'inherit' });
 }

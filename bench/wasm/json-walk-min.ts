@@ -12,11 +12,11 @@
  *
  * Memory: positions (or masks) at POS, the chunk at IN (padded by the caller to 64 bytes).
  */
+import { structuralBits } from './stage1-blocks';
+
 const POS: usize = 65536;
 const IN: usize = 8388608;
 
-let inString: u64 = 0;
-let prevEscaped: u64 = 0;
 let sum: f64 = 0;
 let members: f64 = 0;
 let positions: f64 = 0;
@@ -35,64 +35,10 @@ export function positionCount(): f64 {
   return positions;
 }
 
-// @ts-ignore: decorator
-@inline function mask64(at: usize, c: v128): u64 {
-  const a = <u64>i8x16.bitmask(i8x16.eq(v128.load(at), c));
-  const b = <u64>i8x16.bitmask(i8x16.eq(v128.load(at + 16), c));
-  const d = <u64>i8x16.bitmask(i8x16.eq(v128.load(at + 32), c));
-  const e = <u64>i8x16.bitmask(i8x16.eq(v128.load(at + 48), c));
-  return a | (b << 16) | (d << 32) | (e << 48);
-}
-
-// @ts-ignore: decorator
-@inline function structural16(v: v128): u64 {
-  const m = v128.or(
-    v128.or(i8x16.eq(v, i8x16.splat(123)), i8x16.eq(v, i8x16.splat(125))),
-    v128.or(v128.or(i8x16.eq(v, i8x16.splat(91)), i8x16.eq(v, i8x16.splat(93))), v128.or(i8x16.eq(v, i8x16.splat(58)), i8x16.eq(v, i8x16.splat(44)))),
-  );
-  return <u64>i8x16.bitmask(m);
-}
-
-// @ts-ignore: decorator
-@inline function escapedOf(backslash: u64): u64 {
-  const EVEN: u64 = 0x5555555555555555;
-  const escape = backslash & ~prevEscaped;
-  const followsEscape = (escape << 1) | prevEscaped;
-  const oddStarts = escape & ~EVEN & ~followsEscape;
-  const total = oddStarts + escape;
-  prevEscaped = total < escape ? 1 : 0;
-  const invert = total << 1;
-  return (EVEN ^ invert) & followsEscape;
-}
-
-// @ts-ignore: decorator
-@inline function prefixXor(x: u64): u64 {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
-}
-
-/** The structural bits of the 64-byte block at j (quotes, and { } [ ] : , outside strings). */
-// @ts-ignore: decorator
-@inline function block(j: i32): u64 {
-  const at = IN + <usize>j;
-  const escaped = escapedOf(mask64(at, i8x16.splat(92)));
-  const quotes = mask64(at, i8x16.splat(34)) & ~escaped;
-  const strings = prefixXor(quotes) ^ inString;
-  inString = <u64>(<i64>strings >> 63);
-  const structural =
-    structural16(v128.load(at)) | (structural16(v128.load(at + 16)) << 16) | (structural16(v128.load(at + 32)) << 32) | (structural16(v128.load(at + 48)) << 48);
-  return (structural & ~strings) | quotes;
-}
-
 /** Stage 1 over `length` bytes, one word of bits kept per block. */
 export function masks(length: i32): void {
   for (let j = 0; j < length; j += 64) {
-    const bits = block(j);
+    const bits = structuralBits(IN + <usize>j);
     store<u64>(POS + (<usize>(j >> 6) << 3), bits);
     positions += <f64>popcnt(bits);
   }
@@ -102,7 +48,7 @@ export function masks(length: i32): void {
 export function index(length: i32): i32 {
   let w: u32 = 0;
   for (let j = 0; j < length; j += 64) {
-    let bits = block(j);
+    let bits = structuralBits(IN + <usize>j);
     while (bits != 0) {
       store<u32>(POS + (<usize>w << 2), <u32>j + <u32>ctz(bits));
       w++;

@@ -85,42 +85,39 @@ export class TraceEvents {
 
   /** add() with the kind as its index in TRACE_EVENT_KINDS: for readers that add an event per event read. */
   addKind(k: number, name: string, startNs: number, durNs: number, device: number, lane: number): void {
-    this.seenByKind[k]! += 1;
-    // One path for both classes: an event of the class not seen yet does not undo optimized callers.
-    const c = CLASS_OF_KIND[k]!;
-    if (this.keptByClass[c]! >= this.capByClass[c]! || !Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
-    this.keptByClass[c]! += 1;
-    if (this.count === this.starts.length) this.grow();
-    const id = this.nameIndex.get(name) ?? this.newName(name);
-    const i = this.count++;
-    this.starts[i] = startNs;
-    this.durs[i] = durNs;
-    this.devices[i] = device;
-    this.lanes[i] = Number.isFinite(lane) ? lane : 0;
-    this.kinds[i] = k;
-    this.nameIds[i] = id;
+    if (this.admit(k, startNs, durNs)) this.put(k, this.nameIndex.get(name) ?? this.newName(name), startNs, durNs, device, lane);
   }
 
   /**
    * addKind() for a reader that interns its names: the name's index in this record is kept on it
    * once an event of it is kept, so that later events of the name look nothing up. A RecordName is
-   * added to one record only. (One flat function, as addKind: it runs per event read.)
+   * added to one record only.
    */
   addNamed(k: number, named: RecordName, startNs: number, durNs: number, device: number, lane: number): void {
+    if (!this.admit(k, startNs, durNs)) return;
+    if (named.recordId < 0) named.recordId = this.nameIndex.get(named.name) ?? this.newName(named.name);
+    this.put(k, named.recordId, startNs, durNs, device, lane);
+  }
+
+  /** Counts an event of kind `k` as seen; true when it is kept (timed, and its class under its cap). */
+  private admit(k: number, startNs: number, durNs: number): boolean {
     this.seenByKind[k]! += 1;
+    // One path for both classes: an event of the class not seen yet does not undo optimized callers.
     const c = CLASS_OF_KIND[k]!;
-    if (this.keptByClass[c]! >= this.capByClass[c]! || !Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
+    if (this.keptByClass[c]! >= this.capByClass[c]! || !Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return false;
     this.keptByClass[c]! += 1;
+    return true;
+  }
+
+  private put(k: number, nameId: number, startNs: number, durNs: number, device: number, lane: number): void {
     if (this.count === this.starts.length) this.grow();
-    let id = named.recordId;
-    if (id < 0) named.recordId = id = this.nameIndex.get(named.name) ?? this.newName(named.name);
     const i = this.count++;
     this.starts[i] = startNs;
     this.durs[i] = durNs;
     this.devices[i] = device;
     this.lanes[i] = Number.isFinite(lane) ? lane : 0;
     this.kinds[i] = k;
-    this.nameIds[i] = id;
+    this.nameIds[i] = nameId;
   }
 
   private newName(name: string): number {
