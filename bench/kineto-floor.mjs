@@ -37,7 +37,7 @@ import module from 'node:module';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildDir, bundledImporter, ensureBuilt, ensureBundled, ensureTrace, outDir } from './kineto-traces.mjs';
+import { buildDir, bundledImporter, ensureBuilt, ensureBundled, ensureTrace, floor, outDir, valueEnd } from './kineto-traces.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -60,28 +60,6 @@ function option(name, fallback) {
 
 // ---------------------------------------------------------------------------------------------
 // Children: one measured reader per process, so peak RSS is its own.
-
-function floor(path) {
-  const needle = Buffer.from('"kernel"');
-  const buffer = Buffer.allocUnsafe(1 << 20);
-  const fd = openSync(path, 'r');
-  let count = 0;
-  let carry = 0; // bytes of the previous read kept at the front, so a needle across reads is found
-  for (;;) {
-    const read = readSync(fd, buffer, carry, buffer.length - carry, null);
-    if (read === 0) break;
-    const end = carry + read;
-    let at = buffer.indexOf(needle, 0);
-    while (at >= 0 && at + needle.length <= end) {
-      count++;
-      at = buffer.indexOf(needle, at + needle.length);
-    }
-    carry = Math.min(needle.length - 1, end);
-    buffer.copy(buffer, 0, end - carry, end);
-  }
-  closeSync(fd);
-  return { kernelEvents: count };
-}
 
 /**
  * The least a JavaScript reader of every byte does: one table lookup per byte (quotes, commas and
@@ -134,18 +112,6 @@ async function tapeOnly(path, build) {
   let leftToJs = 0;
   let durSum = 0;
   const slots = tape.slots;
-  // End of the value opening at p (a bracket count), or -1 past n.
-  const skip = (b, p, n) => {
-    let depth = 0;
-    for (let q = p; q < n; q++) {
-      const c = b[q];
-      if (c === 0x22) {
-        for (q++; q < n && b[q] !== 0x22; q++) if (b[q] === 0x5c) q++;
-      } else if (c === 0x7b || c === 0x5b) depth++;
-      else if (c === 0x7d || c === 0x5d) if (--depth === 0) return q + 1;
-    }
-    return -1;
-  };
   for (;;) {
     const read = readSync(fd, tape.reserve(CHUNK), carry, CHUNK - carry, null);
     if (read === 0) break;
@@ -170,7 +136,7 @@ async function tapeOnly(path, build) {
         durSum += r[k * slots + S_DUR_US];
       }
       if (tape.stoppedAfterEvent) continue;
-      const end = skip(b, p, n);
+      const end = valueEnd(b, p, n);
       if (end < 0) {
         b.copy(b, 0, p, n);
         carry = n - p;

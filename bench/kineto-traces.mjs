@@ -4,7 +4,7 @@
  * in PyTorch's own pretty-printed layout, with a `ProfilerStep#N` per repetition.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -143,4 +143,43 @@ export function ensureBuilt() {
   const sources = Math.max(newestMtime(join(root, 'src', 'ingest')), newestMtime(join(root, 'src', 'model')));
   if (existsSync(builtImporter) && statSync(builtImporter).mtimeMs >= sources) return;
   execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(here, 'kineto-ingest.tsconfig.json')], { stdio: 'inherit' });
+}
+
+/**
+ * The byte-scan floor: the least any reader of the file does (1 MiB reads into one buffer,
+ * `indexOf('"kernel"')` counted over each, a needle across two reads found once).
+ */
+export function floor(path) {
+  const needle = Buffer.from('"kernel"');
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(path, 'r');
+  let count = 0;
+  let carry = 0; // bytes of the previous read kept at the front, so a needle across reads is found
+  for (;;) {
+    const read = readSync(fd, buffer, carry, buffer.length - carry, null);
+    if (read === 0) break;
+    const end = carry + read;
+    let at = buffer.indexOf(needle, 0);
+    while (at >= 0 && at + needle.length <= end) {
+      count++;
+      at = buffer.indexOf(needle, at + needle.length);
+    }
+    carry = Math.min(needle.length - 1, end);
+    buffer.copy(buffer, 0, end - carry, end);
+  }
+  closeSync(fd);
+  return { kernelEvents: count };
+}
+
+/** Where the JSON value opening at `p` ends (a bracket count over strings), or -1 past `n`. */
+export function valueEnd(b, p, n) {
+  let depth = 0;
+  for (let q = p; q < n; q++) {
+    const c = b[q];
+    if (c === 0x22) {
+      for (q++; q < n && b[q] !== 0x22; q++) if (b[q] === 0x5c) q++;
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return q + 1;
+  }
+  return -1;
 }
