@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
   engines: { node: string };
   dependencies?: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -88,6 +89,17 @@ function analyzeBaseline(): { status: number | null; stderr: string } {
 }
 
 describe('the packed CLI, alone in a folder', () => {
+  it('starts where the temporary folder is under /proc, where Node (24.21) would spin writing its compile cache', () => {
+    // On a Node without the compile cache this holds whatever the CLI does; CI runs it under Node 24 too.
+    const result = spawnSync(process.execPath, [join(pkg, 'dist', 'cli', 'index.js'), '--version'], {
+      cwd: work,
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '', TMPDIR: '/proc/self/profile-gate' },
+      timeout: 30_000,
+    });
+    expect({ status: result.status, signal: result.signal, stdout: result.stdout.trim() }).toEqual({ status: 0, signal: null, stdout: PACKAGE.version });
+  });
+
   it('runs the demo on the packed samples', () => {
     const { status, stdout } = cli(['demo']);
     expect(status).toBe(0);

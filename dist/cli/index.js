@@ -6,13 +6,10 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8995);
-/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_module__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _io_compile_cache_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9334);
 
-// Node (22.1 and later) keeps the code it compiles for the CLI in its compile cache, so that a
-// later run on the same machine loads it instead of compiling it again. Only what is imported
-// after this line is cached: the CLI itself is loaded below, not imported above.
-node_module__WEBPACK_IMPORTED_MODULE_0___default().enableCompileCache?.();
+// Turned on before the CLI is loaded, so that its code is cached (io/compile-cache.ts).
+(0,_io_compile_cache_js__WEBPACK_IMPORTED_MODULE_0__/* .enableCompileCache */ .Lw)();
 const { main } = await Promise.all(/* import() */[__nccwpck_require__.e(950), __nccwpck_require__.e(979)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8979));
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -24,6 +21,49 @@ process.exitCode = await main(process.argv.slice(2));
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 9334:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lw: () => (/* binding */ enableCompileCache)
+/* harmony export */ });
+/* unused harmony exports compileCacheFolder, compileCacheAllowed */
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8995);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_module__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/**
+ * Node's compile cache for the CLI and the action (Node 22.1 and later): the code Node compiles for
+ * them is kept on disk, so that a later run on the same machine (a self-hosted runner) loads it
+ * instead of compiling it again. Only modules imported after it is turned on are cached, so the
+ * entries turn it on first and load the rest after.
+ */
+
+
+
+/** Where Node keeps the cache: NODE_COMPILE_CACHE, else `node-compile-cache` in the temporary folder. */
+function compileCacheFolder(env = process.env, temporary = (0,node_os__WEBPACK_IMPORTED_MODULE_1__.tmpdir)()) {
+    return (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(env.NODE_COMPILE_CACHE || (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(temporary, 'node-compile-cache'));
+}
+/**
+ * True where the cache may be turned on. Not under /proc: there Node (24.21) spins in its first
+ * write and never returns, where any other folder it cannot write is only skipped.
+ */
+function compileCacheAllowed(folder) {
+    return folder !== '/proc' && !folder.startsWith('/proc/');
+}
+/** Turns the cache on where Node has it and the folder allows it (NODE_DISABLE_COMPILE_CACHE=1: Node keeps it off). */
+function enableCompileCache() {
+    const enable = (node_module__WEBPACK_IMPORTED_MODULE_0___default().enableCompileCache);
+    if (enable && compileCacheAllowed(compileCacheFolder()))
+        enable();
+}
+
 
 /***/ }),
 

@@ -1,10 +1,8 @@
 #!/usr/bin/env node
-import module from 'node:module';
+import { enableCompileCache } from '../io/compile-cache.js';
 
-// Node (22.1 and later) keeps the code it compiles for the CLI in its compile cache, so that a
-// later run on the same machine loads it instead of compiling it again. Only what is imported
-// after this line is cached: the CLI itself is loaded below, not imported above.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// Turned on before the CLI is loaded, so that its code is cached (io/compile-cache.ts).
+enableCompileCache();
 
 const { main } = await import('./program.js');
 
