@@ -9,7 +9,8 @@
  * one reused array before it is summed, as the tape hands its records over in one array still in
  * cache; the copies' CPU is measured apart and taken off. A digest of the summary's results
  * (kernel, memop and API sums, op log, device runs, trace record, counts) must be the same for
- * every tree. Linux only (/proc); the dump (about 260 MB for the 303 MB trace) goes to /dev/shm.
+ * every tree. Linux only (/proc); the dump (about 260 MB for the 303 MB trace) goes to /dev/shm and
+ * stays there for the replays (memory, until `rm -r /dev/shm/kineto-summing-replay`).
  *
  *   node bench/kineto-summing-replay.mjs --dump DIR [--trace bench/out/kineto-heldout-303mb.json]
  *   node bench/kineto-summing-replay.mjs [--repeat 4] DIR…

@@ -65,7 +65,7 @@ const TRACE: usize = OPS + <usize>OP_CAP * 32; // trace record: start, dur, lane
 const TRACE_CAP: u32 = 400000;
 const PAGES: usize = TRACE + <usize>TRACE_CAP * 40; // id pages: 1 << 14 ids of i32 each
 const PAGE_IDS: u32 = 1 << 14;
-export const SUM_END: usize = PAGES + (48 << 20);
+const SUM_END: usize = PAGES + (48 << 20);
 
 let baseUs: f64 = NaN;
 let ops: u32 = 0;

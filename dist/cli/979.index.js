@@ -2259,14 +2259,12 @@ async function main(argv) {
             process.stdout.write(help);
             return errors/* EXIT_OK */.Ij;
         }
+        const commandModule = command === undefined ? undefined : COMMAND_MODULES.get(command);
+        if (commandModule)
+            return await (await commandModule()).run(rest);
         switch (command) {
             case 'analyze':
                 return await runAnalyze(rest);
-            case 'run':
-            case 'report':
-            case 'dashboard':
-            case 'scrub':
-                return await (await COMMAND_MODULES.get(command)()).run(rest);
             case 'demo':
                 return await runDemo(rest);
             case '--version':
