@@ -230,14 +230,14 @@ function measure(kind, path, before) {
 
 /** The stage a profiled function belongs to, by its compiled file; undefined: look at its caller. */
 function stage(url, name) {
-  if (url.startsWith('wasm://')) return 'reading events into the tape (WebAssembly, wasm/kineto-tape.ts)';
+  if (url.startsWith('wasm://')) return 'reading events into the tape, and there the cpu_ops and the trace record (WebAssembly: wasm/kineto-tape.ts, kineto-ops.ts)';
   const file = url.split('/').pop();
   if (file === 'input-file.js') return 'reading the file (reads awaited by the scanner)';
-  if (file === 'tape.js') return 'reading events into the tape (WebAssembly, wasm/kineto-tape.ts)';
+  if (file === 'tape.js') return 'reading events into the tape, and there the cpu_ops and the trace record (WebAssembly: wasm/kineto-tape.ts, kineto-ops.ts)';
   if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader: the record readers, and the JavaScript reader of events the tape leaves)';
   if (['json-element.js', 'json-scanner.js', 'string-end.js', 'categories.js'].includes(file)) return 'finding events and their category (kineto/json-scanner, json-element)';
   if (['trace-summary.js', 'launch-sites.js', 'name-cache.js', 'python-frames.js', 'graph-captures.js', 'trace-events.js', 'id-table.js', 'generation-facts.js', 'columns.js'].includes(file)) {
-    return 'summing kept events (trace-summary: op chains, Python frames, names, trace record)';
+    return 'summing kept events in JavaScript (trace-summary: kernels, copies, API calls, Python frames, names)';
   }
   // The op log merges each device's ops as they are pushed, while the events are summed: those
   // samples go to the caller (trace-summary.js while scanning, deviceTimelines after it).

@@ -24,8 +24,9 @@
 
 const TAPE: usize = 65536;
 /** f64 slots per record (see the S_* offsets; tape.ts reads them). */
-const REC: i32 = 29;
-const MAX_RECS: i32 = 4096;
+const REC: i32 = 30;
+/** Records one scan writes at most (the tape and the bracket stack fit below NAME_TABLE). */
+const MAX_RECS: i32 = 4000;
 /** Interned names: a hash table of NAME_SLOTS entries (hash, offset, length, id + 1), their bytes in ARENA. */
 const NAME_TABLE: usize = 1048576;
 const NAME_SLOTS: u32 = 16384;
@@ -63,6 +64,8 @@ const S_SHAPE = 21; // 6 slots: grid x,y,z, block x,y,z
 const S_SHAPE_SET = 27;
 /** The name's id: equal ids, equal bytes (-1: no name, or too many names to intern). */
 const S_NAME_ID = 28;
+/** A GPU or API event's launch site as the cpu_ops read so far give it (kineto-ops.ts siteOfEvent; -1 none). */
+const S_SITE = 29;
 
 // Categories, as categories.ts numbers them.
 const CAT_PENDING = -1;
@@ -83,6 +86,33 @@ const AFTER_EVENT = 1;
 
 const FAIL = -1;
 
+// The cpu_op summing beside the tape (wasm/kineto-ops.ts), imported from its instance.
+// @ts-ignore: decorator
+@external('ops', 'cpuOp')
+declare function opsCpuOp(nameStart: i32, nameEnd: i32, nameId: i32, hasTs: i32, tsUs: f64, tsFrac: f64, hasDur: i32, durUs: f64, durFrac: f64, tid: f64, externalId: f64, dimsStart: i32, dimsEnd: i32): void;
+// @ts-ignore: decorator
+@external('ops', 'siteOfEvent')
+declare function opsSiteOfEvent(externalId: f64, correlation: f64): i32;
+// @ts-ignore: decorator
+@external('ops', 'recordRow')
+declare function opsRecordRow(kind: i32, name: i32, tsUs: f64, tsFrac: f64, durNs: f64, device: f64, lane: f64): void;
+
+/** HTA drops longer events: CUPTI timestamp overflow, not real work (trace-summary.ts MAX_DURATION_NS). */
+const MAX_DURATION_NS: f64 = 7 * 24 * 3600 * 1e9;
+/** The trace record's reference for "(unnamed)", the name of a GPU event without one (launch-sites.ts). */
+const UNNAMED_REF: i32 = -1;
+
+/**
+ * Set by sumCpuOps(): cpu_op events go to kineto-ops.ts as they are read and leave no record, the
+ * trace record's rows of the cpu_ops and GPU events read here are written as they are read, each
+ * GPU and API record carries its launch site, and a scan stops after a record that the importer
+ * must see before the next event is summed here (see scan()).
+ */
+let summingCpuOps = false;
+export function sumCpuOps(on: i32): void {
+  summingCpuOps = on != 0;
+}
+
 let n: i32 = 0;
 let rec: usize = 0;
 let category: i32 = CAT_PENDING;
@@ -94,7 +124,7 @@ let arenaUsed: u32 = 0;
 /** Nesting of skipped values read here; deeper ones are left to JavaScript. */
 const MAX_DEPTH = 64;
 /** Bracket stack of skipped nested values: MAX_DEPTH bytes after the tape's last record. */
-const STACK: usize = 1015808;
+const STACK: usize = TAPE + (<usize>(MAX_RECS * REC) << 3);
 
 export function tapeAt(): usize {
   return TAPE;
@@ -899,6 +929,55 @@ function clearRecord(): void {
  * and the next `{`, until one is not plain, the tape is full, or something else follows. Returns
  * where it stopped: an event's `{` (stoppedAfterEvent() 0) or just after an event's `}` (1).
  */
+/**
+ * The trace record's row of a kernel, memcpy or memset, where the importer would keep one
+ * (trace-summary.ts use(): a complete event with ts and dur, its duration within 0 to 7 days). False
+ * when it is one but its name has no id: the importer then records it itself.
+ */
+function recordGpuEvent(nameStart: i32, id: i32): bool {
+  if (load<f64>(rec + (<usize>S_PH << 3)) != 88 || load<f64>(rec + (<usize>S_HAS_TS << 3)) != 1 || load<f64>(rec + (<usize>S_HAS_DUR << 3)) != 1) return true;
+  const durNs = load<f64>(rec + (<usize>S_DUR_US << 3)) * 1000 + load<f64>(rec + (<usize>S_DUR_FRAC << 3));
+  if (durNs < 0 || durNs > MAX_DURATION_NS) return true;
+  if (nameStart >= 0 && id < 0) return false;
+  // The device: args.device, else the pid, else -1; the lane: args.stream, else the tid.
+  const device = load<f64>(rec + (<usize>S_DEVICE << 3));
+  const pid = load<f64>(rec + (<usize>S_PID << 3));
+  const stream = load<f64>(rec + (<usize>S_STREAM << 3));
+  opsRecordRow(
+    category - CAT_KERNEL,
+    nameStart < 0 ? UNNAMED_REF : id,
+    load<f64>(rec + (<usize>S_TS_US << 3)),
+    load<f64>(rec + (<usize>S_TS_FRAC << 3)),
+    durNs,
+    isInteger(device) ? device : isInteger(pid) ? pid : -1,
+    isInteger(stream) ? stream : load<f64>(rec + (<usize>S_TID << 3)),
+  );
+  return true;
+}
+
+// @ts-ignore: decorator
+@inline function isInteger(x: f64): bool {
+  return isFinite(x) && Math.trunc(x) == x;
+}
+
+function sumCpuOp(nameStart: i32, id: i32): void {
+  opsCpuOp(
+    nameStart,
+    <i32>load<f64>(rec + (<usize>S_NAME_END << 3)),
+    id,
+    <i32>load<f64>(rec + (<usize>S_HAS_TS << 3)),
+    load<f64>(rec + (<usize>S_TS_US << 3)),
+    load<f64>(rec + (<usize>S_TS_FRAC << 3)),
+    <i32>load<f64>(rec + (<usize>S_HAS_DUR << 3)),
+    load<f64>(rec + (<usize>S_DUR_US << 3)),
+    load<f64>(rec + (<usize>S_DUR_FRAC << 3)),
+    load<f64>(rec + (<usize>S_TID << 3)),
+    load<f64>(rec + (<usize>S_EXTERNAL_ID << 3)),
+    <i32>load<f64>(rec + (<usize>S_DIMS_START << 3)),
+    <i32>load<f64>(rec + (<usize>S_DIMS_END << 3)),
+  );
+}
+
 export function scan(from: i32, length: i32): i32 {
   n = length;
   records = 0;
@@ -912,11 +991,29 @@ export function scan(from: i32, length: i32): i32 {
     if (end < 0) break;
     if (category > CAT_SKIP) {
       const nameStart = <i32>load<f64>(rec + (<usize>S_NAME_START << 3));
-      put(S_NAME_ID, nameStart < 0 ? -1 : <f64>nameId(nameStart, <i32>load<f64>(rec + (<usize>S_NAME_END << 3))));
-      put(S_CATEGORY, <f64>category);
-      put(S_START, <f64>p);
-      put(S_END, <f64>end);
-      records++;
+      const id = nameStart < 0 ? -1 : nameId(nameStart, <i32>load<f64>(rec + (<usize>S_NAME_END << 3)));
+      if (summingCpuOps && category == CAT_CPU_OP) {
+        // A cpu_op that is not a complete event is nothing to the summary (trace-summary.ts use()).
+        if (load<f64>(rec + (<usize>S_PH << 3)) == 88) sumCpuOp(nameStart, id);
+      } else {
+        put(S_NAME_ID, <f64>id);
+        put(S_CATEGORY, <f64>category);
+        put(S_START, <f64>p);
+        put(S_END, <f64>end);
+        put(S_SITE, summingCpuOps && category >= CAT_KERNEL && category <= CAT_DRIVER ? <f64>opsSiteOfEvent(load<f64>(rec + (<usize>S_EXTERNAL_ID << 3)), load<f64>(rec + (<usize>S_CORRELATION << 3))) : -1);
+        records++;
+        // The importer sums this record after the scan, and the events after it are summed here
+        // before then. It must see first: an annotation (its range is a row of the trace record, and
+        // it tells a generation phase, whose order matters), and a GPU event whose name the tape did
+        // not number (its row, which only the importer can name).
+        if (
+          summingCpuOps &&
+          (category == CAT_CPU_ANNOTATION || category == CAT_GPU_ANNOTATION || (category >= CAT_KERNEL && category <= CAT_MEMSET && !recordGpuEvent(nameStart, id)))
+        ) {
+          stopKind = AFTER_EVENT;
+          return end;
+        }
+      }
     }
     // `,` and the next event's `{`; anything else (or the chunk's end) is the caller's.
     let q = ws(end);

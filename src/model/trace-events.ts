@@ -72,6 +72,51 @@ export class TraceEvents {
     this.nameIds = new Int32Array(rows);
   }
 
+  /**
+   * A record a reader kept in columns of its own (the Kineto importer's, in WebAssembly memory):
+   * `count` rows, each kept under `caps` as addKind() keeps them, and `seen` events per kind (by
+   * index in TRACE_EVENT_KINDS). The columns are taken, not copied; their names are numbered here,
+   * in order of first use, from `nameOf(row)`, which each distinct name is asked of once per row
+   * whose column entry (a reader's own reference for it) it has not seen.
+   */
+  static fromColumns(
+    caps: { gpu: number; host: number },
+    columns: { starts: Float64Array; durs: Float64Array; devices: Int32Array; lanes: Float64Array; kinds: Uint8Array; nameIds: Int32Array },
+    seen: readonly number[],
+    nameOf: (row: number) => string,
+  ): TraceEvents {
+    const record = new TraceEvents(caps, 1);
+    record.starts = columns.starts;
+    record.durs = columns.durs;
+    record.devices = columns.devices;
+    record.lanes = columns.lanes;
+    record.kinds = columns.kinds;
+    record.nameIds = columns.nameIds;
+    record.count = columns.starts.length;
+    seen.forEach((n, k) => (record.seenByKind[k] = n));
+    // A reader's references to its names, renumbered: the same reference is looked up once (and
+    // runs of one name, as a kernel's launches come, without a lookup).
+    const renumbered = new Map<number, number>();
+    let lastRef = NaN;
+    let lastId = -1;
+    for (let row = 0; row < record.count; row++) {
+      const ref = record.nameIds[row]!;
+      if (ref !== lastRef) {
+        let id = renumbered.get(ref);
+        if (id === undefined) {
+          const name = nameOf(row);
+          id = record.nameIndex.get(name) ?? record.newName(name);
+          renumbered.set(ref, id);
+        }
+        lastRef = ref;
+        lastId = id;
+      }
+      record.nameIds[row] = lastId;
+      record.keptByClass[CLASS_OF_KIND[record.kinds[row]!]!]! += 1;
+    }
+    return record;
+  }
+
   /** Events seen per kind, kept or not. */
   get seen(): Record<TraceEventKind, number> {
     const out = {} as Record<TraceEventKind, number>;

@@ -6,6 +6,7 @@
  */
 import { categoryOf, CAT_PENDING, CAT_SKIP, CAT_UNKNOWN } from './categories.js';
 import { endsInEscape, stringEnd } from './string-end.js';
+import type { TapeOps } from './tape.js';
 
 export const QUOTE = 34;
 export const COMMA = 44;
@@ -52,6 +53,11 @@ export interface ScanSink {
    * offset `base`. A sink without this method is given every event through event().
    */
   taped?(records: Float64Array, count: number, bytes: Buffer, base: number): void;
+  /**
+   * With taped(): the cpu_op summing the tape hands cpu_op events to as it reads them (tape.ts
+   * TapeOps); they then never reach taped().
+   */
+  readonly tapeOps?: TapeOps;
 }
 
 /** Thrown for bytes that are not the expected JSON; the caller turns it into an InputError. */

@@ -68,7 +68,7 @@ export class TraceScanner {
     options: { everyEvent?: boolean } = {},
   ) {
     this.element = new ElementScanner(sink, options.everyEvent ?? false);
-    this.tape = sink.taped && !options.everyEvent ? new EventTape() : undefined;
+    this.tape = sink.taped && !options.everyEvent ? new EventTape(sink.tapeOps) : undefined;
   }
 
   get bytesSeen(): number {

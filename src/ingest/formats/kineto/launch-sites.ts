@@ -5,15 +5,34 @@
  * chain of enclosing ops (`aten::repeat_interleave > aten::copy_`) is known when an op is read.
  * With `record_shapes`, a matmul op's `Input Dims` give its token count M.
  *
- * Memory stays bounded on multi-GB traces: per op only a small site number is kept, by External id
- * (id-table.ts); the distinct sites (chain, tokens) are few. Per kernel, time is summed by site as
- * kernels are read.
+ * The ops are summed in WebAssembly (wasm/kineto-ops.ts), most of them as the event tape reads them:
+ * cpu_ops are most events of a trace. This is its JavaScript face: the op names (interned here by
+ * their text, numbered in first-seen order), a matmul's token count from its Input Dims, and, once
+ * the scan is over, the chains and sites the module numbered. A kernel's site comes with its record
+ * (tape.ts S_SITE), looked up as the trace gives it at that point of the file.
+ *
+ * Memory stays bounded on multi-GB traces: per op only a small site number is kept, by External id;
+ * the distinct sites (chain, tokens) are few. Per kernel, time is summed by site as kernels are read.
  */
-import { grown } from '../../../model/columns.js';
-import { IdTable, PairIds } from './id-table.js';
+import { TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
 import { KeyTimes } from './key-times.js';
-import { recordDurNs, recordNsFrom } from './event-reader.js';
-import { S_EXTERNAL_ID, S_TID } from './tape.js';
+import { OPS_WASM_BASE64 } from './tape-wasm.js';
+import {
+  S_DIMS_END,
+  S_DIMS_START,
+  S_DUR_FRAC,
+  S_DUR_US,
+  S_EXTERNAL_ID,
+  S_HAS_DUR,
+  S_HAS_TS,
+  S_NAME_END,
+  S_NAME_ID,
+  S_NAME_START,
+  S_TID,
+  S_TS_FRAC,
+  S_TS_US,
+  type TapeOps,
+} from './tape.js';
 
 /** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
 const MATMUL_INPUT: ReadonlyMap<string, number> = new Map([
@@ -33,32 +52,6 @@ const MATMUL_INPUT: ReadonlyMap<string, number> = new Map([
 const CHAIN_HEAD = 1;
 const CHAIN_TAIL = 3;
 const NO_TOKENS = -1;
-/** Kineto writes µs with three decimals: a child's end may pass its parent's by a rounding ns. */
-const NEST_SLACK_NS = 2;
-
-/** The ops open on one thread, innermost last, as columns (an op a row: no object per op read). */
-class OpenOps {
-  length = 0;
-  starts = new Float64Array(64);
-  ends = new Float64Array(64);
-  chains = new Int32Array(64);
-  tokens = new Float64Array(64);
-
-  push(start: number, end: number, chain: number, tokens: number): void {
-    if (this.length === this.starts.length) {
-      const size = this.length * 2;
-      this.starts = grown(this.starts, size);
-      this.ends = grown(this.ends, size);
-      this.chains = grown(this.chains, size);
-      this.tokens = grown(this.tokens, size);
-    }
-    const k = this.length++;
-    this.starts[k] = start;
-    this.ends[k] = end;
-    this.chains[k] = chain;
-    this.tokens[k] = tokens;
-  }
-}
 
 /** True for the ops whose Input Dims are read (the others' are never decoded). */
 export function isMatmulOp(opName: string): boolean {
@@ -92,18 +85,16 @@ export function matmulTokens(opName: string, inputDims: string | undefined): num
 export type OutermostMatmul = (opName: string, rows: readonly number[], startNs: number) => void;
 
 /**
- * An op name read from the trace, with its id in the op chains and whether it is a matmul; and the
- * chain it last made and under which parent chain: an op mostly runs under the same parent as its
- * last time, so that its chain is known without a lookup.
+ * An op name read from the trace: its id in the op chains (one per distinct name), whether it is a
+ * matmul, and `k`, its reference among the trace record's names (LaunchSites.nameRef), by which
+ * the WebAssembly module asks for it.
  */
 export class OpName {
-  lastParent = NaN;
-  lastChain = -1;
-
   constructor(
     readonly name: string,
     readonly id: number,
     readonly matmul: boolean,
+    readonly k: number,
   ) {}
 }
 
@@ -116,31 +107,54 @@ export interface Attribution {
   tokens?: number;
 }
 
-export class LaunchSites {
+/** The parts of the WebAssembly API used here (the compile target's lib does not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** wasm/kineto-ops.ts's exports. */
+interface OpsExports {
+  memory: { buffer: ArrayBuffer };
+  init(gpuCap: number, hostCap: number): void;
+  cpuOp(...args: number[]): void;
+  siteOfEvent(externalId: number, correlation: number): number;
+  recordRow(kind: number, name: number, tsUs: number, tsFrac: number, durNs: number, device: number, lane: number): void;
+  opCount(): number;
+  unorderedCount(): number;
+  chainParent(chain: number): number;
+  chainOp(chain: number): number;
+  siteChain(site: number): number;
+  siteTokenCount(site: number): number;
+  rows(): number;
+  rowsSeen(kind: number): number;
+  rowStartAt(): number;
+  rowDurAt(): number;
+  rowLaneAt(): number;
+  rowDeviceAt(): number;
+  rowNameAt(): number;
+  rowKindAt(): number;
+}
+
+let compiled: object | undefined;
+
+const EMPTY = Buffer.alloc(0);
+/** The trace record's name of a GPU event without one (the tape's UNNAMED_REF is its reference). */
+export const UNNAMED = '(unnamed)';
+
+export class LaunchSites implements TapeOps {
+  readonly exports: OpsExports;
+  /** The bytes the module's name ranges index into: the tape's chunk while it scans, else the event's. */
+  bytes: Buffer = EMPTY;
   private readonly opNames: string[] = [];
   private readonly opNameIds = new Map<string, number>();
-  /** Chain nodes: parent chain (-1 at the root) and op name id. */
-  private readonly chainParent: number[] = [];
-  private readonly chainName: number[] = [];
-  /** Chain by (parent + 1, op name id). */
-  private readonly chainIds = new PairIds();
-  /** Sites: a chain and the token count of its innermost matmul (-1: none). */
-  private readonly siteChain: number[] = [];
-  private readonly siteTokens: number[] = [];
-  /** Site by (chain, token count + 1, capped). */
-  private readonly siteIds = new PairIds();
-  /** Per chain, the token count of its last site and that site + 1 (0: none yet): a chain's ops mostly have one. */
-  private chainSiteTokens = new Float64Array(1024);
-  private chainSite = new Int32Array(1024);
-  private readonly open = new Map<number, OpenOps>();
-  /** The last thread's open ops: consecutive ops are mostly on one thread. */
-  private lastThread = NaN;
-  private lastOpen: OpenOps | undefined;
-  /** External id → site. */
-  private readonly siteById = new IdTable();
-  /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
-  ops = 0;
-  unordered = 0;
+  /**
+   * The trace record's names that the importer gives (a row's name reference r < 0 is -(r + 1)
+   * here; r >= 0 is the tape's id for the name), and the op name of those that are one.
+   */
+  private readonly refNames: string[] = [UNNAMED];
+  private readonly refOps: Array<OpName | undefined> = [undefined];
   /**
    * Kernel launches linked to an op (graph replays tied to their capture's launches included), and
    * the others: no External id (CUDA graph replays), an old trace's correlation-as-id, or an op not
@@ -149,57 +163,108 @@ export class LaunchSites {
   attributed = 0;
   unlinked = 0;
 
-  constructor(private readonly outermostMatmul?: OutermostMatmul) {}
+  /**
+   * `opEntry`: the importer's op name for a name range of `bytes` (its tape id, -1 when none), made
+   * with opName() when new; `caps`: the trace record's caps (trace-events.ts).
+   */
+  constructor(
+    opEntry: (bytes: Buffer, start: number, end: number, id: number) => OpName,
+    private readonly caps: { gpu: number; host: number },
+    private readonly outermostMatmul?: OutermostMatmul,
+  ) {
+    compiled ??= new wasm.Module(Buffer.from(OPS_WASM_BASE64, 'base64'));
+    const env = {
+      opEntry: (start: number, end: number, id: number): number => opEntry(this.bytes, start, end, id).k,
+      opOf: (k: number): number => this.refOps[k]!.id * 2 + (this.refOps[k]!.matmul ? 1 : 0),
+      matmulTokens: (k: number, dimsStart: number, dimsEnd: number, inherited: number, startNs: number): number =>
+        this.matmulTokens(this.refNames[k]!, dimsStart < 0 ? undefined : this.bytes.toString('utf8', dimsStart, dimsEnd), inherited, startNs),
+    };
+    this.exports = new wasm.Instance(compiled, { env }).exports as OpsExports;
+    this.exports.init(caps.gpu, caps.host);
+  }
 
-  /** An op's name as interned once per distinct name (opName): what op() needs of it. */
+  /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
+  get ops(): number {
+    return this.exports.opCount();
+  }
+
+  get unordered(): number {
+    return this.exports.unorderedCount();
+  }
+
+  /** An op's name as interned once per distinct name bytes (by the importer's NameCache): its OpName. */
   opName(name: string): OpName {
-    return new OpName(name, this.nameId(name), isMatmulOp(name));
+    const op = new OpName(name, this.nameId(name), isMatmulOp(name), this.refNames.length);
+    this.refNames.push(name);
+    this.refOps.push(op);
+    return op;
+  }
+
+  /** A name the importer gives a row of the trace record: its reference (for recordRow()). */
+  nameRef(name: string): number {
+    this.refNames.push(name);
+    this.refOps.push(undefined);
+    return -this.refNames.length;
   }
 
   /**
-   * One cpu_op event, read in place from its record (tape.ts's slots), its times in ns from
-   * `baseUs`: numbers read here rather than passed, as a double passed to a call that is not
-   * inlined is boxed, an allocation per op. `inputDims` is the raw JSON of its Input Dims, when
-   * recorded (matmul ops only).
+   * One event for the trace record, that the importer read or that the tape leaves to it: of kind
+   * `kind` (TRACE_EVENT_KINDS), named by `name` (nameRef()), from its record's ts (µs and ns).
    */
-  op(op: OpName, r: Float64Array, at: number, baseUs: number, inputDims: string | undefined): void {
-    const start = recordNsFrom(r, at, baseUs);
-    const end = start + recordDurNs(r, at);
-    const thread = r[at + S_TID]!;
-    const externalId = r[at + S_EXTERNAL_ID]!;
-    this.ops++;
-    // Object.is: NaN (no numeric tid) is one thread, as it is to the Map.
-    const stack = this.lastOpen !== undefined && Object.is(thread, this.lastThread) ? this.lastOpen : this.openOn(thread);
-    let depth = stack.length;
-    // Counted without a branch: the first op out of order does not undo the caller's optimized code.
-    this.unordered += depth > 0 && start < stack.starts[depth - 1]! ? 1 : 0;
-    // Closed ops leave; so does one this op is not inside (µs rounding can cross ends by a ns or two).
-    const ends = stack.ends;
-    while (depth > 0) {
-      const lastEnd = ends[depth - 1]!;
-      if (lastEnd > start + NEST_SLACK_NS && end <= lastEnd + NEST_SLACK_NS) break;
-      depth--;
-    }
-    stack.length = depth;
-    const parent = depth > 0 ? stack.chains[depth - 1]! : -1;
-    let chain = op.lastChain;
-    if (op.lastParent !== parent) {
-      chain = op.lastChain = this.chainOf(parent, op.id);
-      op.lastParent = parent;
-    }
-    const inherited = depth > 0 ? stack.tokens[depth - 1]! : NO_TOKENS;
-    const tokens = op.matmul ? this.matmulTokens(op.name, inputDims, inherited, start) : inherited;
-    stack.push(start, end, chain, tokens);
-    if (Number.isInteger(externalId) && externalId >= 0) this.siteById.set(externalId, this.siteOf(chain, tokens));
+  recordRow(kind: number, name: number, tsUs: number, tsFrac: number, durNs: number, device: number, lane: number): void {
+    this.exports.recordRow(kind, name, tsUs, tsFrac, durNs, device, lane);
   }
 
-  /** The open ops of a thread other than the last one's. */
-  private openOn(thread: number): OpenOps {
-    let stack = this.open.get(thread);
-    if (!stack) this.open.set(thread, (stack = new OpenOps()));
-    this.lastThread = thread;
-    this.lastOpen = stack;
-    return stack;
+  /**
+   * The trace record, once the scan is over: its columns are views of the module's memory, its
+   * names numbered in the order of first use; `tapeName` names a tape id by the kind of event it
+   * named (the importer's name caches know every id a row was given).
+   */
+  traceRecord(tapeName: (kind: number, id: number) => string): TraceEvents {
+    const x = this.exports;
+    const count = x.rows();
+    const buffer = x.memory.buffer;
+    const kinds = new Uint8Array(buffer, x.rowKindAt(), count);
+    const refs = new Int32Array(buffer, x.rowNameAt(), count);
+    return TraceEvents.fromColumns(
+      this.caps,
+      {
+        starts: new Float64Array(buffer, x.rowStartAt(), count),
+        durs: new Float64Array(buffer, x.rowDurAt(), count),
+        devices: new Int32Array(buffer, x.rowDeviceAt(), count),
+        lanes: new Float64Array(buffer, x.rowLaneAt(), count),
+        kinds,
+        nameIds: refs,
+      },
+      TRACE_EVENT_KINDS.map((_, k) => x.rowsSeen(k)),
+      (row) => {
+        const ref = refs[row]!;
+        return ref < 0 ? this.refNames[-ref - 1]! : tapeName(kinds[row]!, ref);
+      },
+    );
+  }
+
+  /**
+   * One cpu_op event (ph X) that the importer read itself rather than the tape, from its record
+   * (tape.ts's slots) whose ranges index into `bytes`: summed as the tape sums the others.
+   */
+  op(r: Float64Array, at: number, bytes: Buffer): void {
+    this.bytes = bytes;
+    this.exports.cpuOp(
+      r[at + S_NAME_START]!,
+      r[at + S_NAME_END]!,
+      r[at + S_NAME_ID]!,
+      r[at + S_HAS_TS]!,
+      r[at + S_TS_US]!,
+      r[at + S_TS_FRAC]!,
+      r[at + S_HAS_DUR]!,
+      r[at + S_DUR_US]!,
+      r[at + S_DUR_FRAC]!,
+      r[at + S_TID]!,
+      r[at + S_EXTERNAL_ID]!,
+      r[at + S_DIMS_START]!,
+      r[at + S_DIMS_END]!,
+    );
   }
 
   /** A matmul op's token count (its own M, else the enclosing op's); tells the outermost ones' shapes. */
@@ -212,14 +277,11 @@ export class LaunchSites {
 
   /** The site of the op an event's External id names, or -1 (none, or an op not read). */
   siteOfEvent(externalId: number, correlation: number): number {
-    // Old traces give GPU events the correlation id as External id: that names no op.
-    if (!Number.isInteger(externalId) || externalId === correlation) return -1;
-    return this.siteById.get(externalId);
+    return this.exports.siteOfEvent(externalId, correlation);
   }
 
-  /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
-  kernel(times: SiteTimes, externalId: number, correlation: number, durNs: number): boolean {
-    const site = this.siteOfEvent(externalId, correlation);
+  /** Add one kernel launch's time to its site (-1: none); returns false when the launch links to no op. */
+  kernel(times: SiteTimes, site: number, durNs: number): boolean {
     // Both counts updated on either way, so that the first launch of the other kind does not send
     // the caller's optimized code back to the interpreter.
     const linked = site >= 0 ? 1 : 0;
@@ -248,17 +310,17 @@ export class LaunchSites {
     for (let k = 0; k < times.size; k++) {
       if (times.ns[k]! > bestNs) [best, bestNs] = [times.keys[k]!, times.ns[k]!];
     }
-    const chain = this.siteChain[best]!;
+    const x = this.exports;
+    const chain = x.siteChain(best);
     // Launches from the same chain with other token counts count towards the chain's share.
     let chainNs = 0;
-    for (let k = 0; k < times.size; k++) if (this.siteChain[times.keys[k]!] === chain) chainNs += times.ns[k]!;
+    for (let k = 0; k < times.size; k++) if (x.siteChain(times.keys[k]!) === chain) chainNs += times.ns[k]!;
     const out: Attribution = { launchedBy: this.chainText(chain), launchedByShare: totalNs > 0 ? Math.min(1, chainNs / totalNs) : 1 };
-    const tokens = this.siteTokens[best]!;
+    const tokens = x.siteTokenCount(best);
     if (tokens !== NO_TOKENS) out.tokens = tokens;
     return out;
   }
 
-  // Interning without a closure per call: these run once or twice per op read.
   private nameId(name: string): number {
     const known = this.opNameIds.get(name);
     if (known !== undefined) return known;
@@ -268,35 +330,9 @@ export class LaunchSites {
     return id;
   }
 
-  private chainOf(parent: number, name: number): number {
-    const id = this.chainIds.intern(parent + 1, name);
-    if (id === this.chainParent.length) {
-      this.chainParent.push(parent);
-      this.chainName.push(name);
-    }
-    return id;
-  }
-
-  private siteOf(chain: number, tokens: number): number {
-    if (chain < this.chainSite.length && this.chainSite[chain] !== 0 && this.chainSiteTokens[chain] === tokens) return this.chainSite[chain]! - 1;
-    const id = this.siteIds.intern(chain, Math.min(tokens + 1, 2 ** 24 - 1));
-    if (chain >= this.chainSite.length) {
-      const size = Math.max(chain + 1, this.chainSite.length * 2);
-      this.chainSiteTokens = grown(this.chainSiteTokens, size);
-      this.chainSite = grown(this.chainSite, size);
-    }
-    this.chainSite[chain] = id + 1;
-    this.chainSiteTokens[chain] = tokens;
-    if (id === this.siteChain.length) {
-      this.siteChain.push(chain);
-      this.siteTokens.push(tokens);
-    }
-    return id;
-  }
-
   private chainText(chain: number): string {
     const names: string[] = [];
-    for (let node = chain; node >= 0; node = this.chainParent[node]!) names.push(this.opNames[this.chainName[node]!]!);
+    for (let node = chain; node >= 0; node = this.exports.chainParent(node)) names.push(this.opNames[this.exports.chainOp(node)]!);
     names.reverse();
     if (names.length <= CHAIN_HEAD + CHAIN_TAIL) return names.join(' > ');
     return [...names.slice(0, CHAIN_HEAD), '…', ...names.slice(-CHAIN_TAIL)].join(' > ');

@@ -102,6 +102,13 @@ export class NameCache<T> {
     byId[id] = entry;
   }
 
+  /** The name of a tape id this cache was asked for (getById). */
+  nameById(id: number): string {
+    const entry = this.byId[id];
+    if (entry === undefined) throw new Error(`name cache: no name for tape id ${id}`);
+    return entry.name;
+  }
+
   *entries(): IterableIterator<NameEntry<T>> {
     for (const bucket of this.buckets.values()) yield* bucket.entries;
   }

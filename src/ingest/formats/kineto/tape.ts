@@ -22,7 +22,30 @@ interface TapeExports {
   recordCapacity(): number;
   recordCount(): number;
   stoppedAfterEvent(): number;
+  sumCpuOps(on: number): void;
 }
+
+/** What the tape imports of the cpu_op summing (wasm/kineto-ops.ts; launch-sites.ts instantiates it). */
+export interface TapeOps {
+  readonly exports: {
+    cpuOp(...args: number[]): void;
+    siteOfEvent(externalId: number, correlation: number): number;
+    recordRow(...args: number[]): void;
+  };
+  /** The bytes its name callbacks read from, set to the chunk before each scan. */
+  bytes: Buffer;
+}
+
+/** For a tape without the summing: a scan then writes cpu_op records as any other. */
+const NO_OPS = {
+  cpuOp(): void {
+    throw new Error('kineto tape: a cpu_op was summed without the summing module');
+  },
+  recordRow(): void {
+    throw new Error('kineto tape: an event was recorded without the summing module');
+  },
+  siteOfEvent: (): number => -1,
+};
 
 // Record slots (wasm/kineto-tape.ts's S_*).
 export const S_CATEGORY = 0;
@@ -50,8 +73,13 @@ export const S_SHAPE = 21;
 export const S_SHAPE_SET = 27;
 /** The name's id in this tape: equal ids, equal bytes; -1 when not interned (NameCache.getById). */
 export const S_NAME_ID = 28;
+/**
+ * A GPU or API event's launch site, as the cpu_ops read before it in the file give it
+ * (LaunchSites.siteOfEvent; -1: none). Written by a tape that sums cpu_ops, else -1.
+ */
+export const S_SITE = 29;
 /** Numbers per record (the module's recordSlots(), checked when it is instantiated). */
-export const SLOTS = 29;
+export const SLOTS = 30;
 
 /** Vector loads may read this far past a chunk's last byte. */
 const SLACK = 16;
@@ -70,9 +98,15 @@ export class EventTape {
   /** Records one scan() writes at most. */
   readonly capacity: number;
 
-  constructor() {
+  /**
+   * `ops`: the cpu_op summing (launch-sites.ts): cpu_op events then go to it as they are read, in
+   * file order, and leave no record, and the trace record's rows of what the tape reads are written
+   * there as it reads them; without it cpu_ops are records as any other event.
+   */
+  constructor(private readonly ops?: TapeOps) {
     compiled ??= new wasm.Module(Buffer.from(TAPE_WASM_BASE64, 'base64'));
-    this.exports = new wasm.Instance(compiled, {}).exports as TapeExports;
+    this.exports = new wasm.Instance(compiled, { ops: ops?.exports ?? NO_OPS }).exports as TapeExports;
+    if (ops) this.exports.sumCpuOps(1);
     this.inputAt = this.exports.inputAt();
     this.slots = this.exports.recordSlots();
     if (this.slots !== SLOTS) throw new Error(`kineto tape: the module writes records of ${this.slots} numbers, not ${SLOTS}`);
@@ -104,6 +138,7 @@ export class EventTape {
    * tells whether that is just after an event (else an event's `{`); `count` records are in `records`.
    */
   scan(from: number): number {
+    if (this.ops) this.ops.bytes = this.input;
     return this.exports.scan(from, this.input.length);
   }
 

@@ -1,6 +1,10 @@
 /**
  * Folds the decoded events of a Kineto trace into per-kernel, per-memop and per-API sums, and
  * logs GPU op intervals for the timeline. Receives events from the scanner as byte ranges.
+ * The cpu_ops and the trace record are summed in WebAssembly beside the tape (launch-sites.ts): the
+ * tape hands them the events it reads as it reads them, so what this summary gives them (the
+ * events it reads itself, and ranges) it gives in file order, and a GPU event's launch site comes
+ * with its record (S_SITE).
  */
 import type { ImportContext } from '../../common/importer.js';
 import type { ApiStat, KernelStat, MemopStat } from '../../../model/capture.js';
@@ -18,7 +22,7 @@ import {
   CAT_UNKNOWN,
   categoryOfString,
 } from './categories.js';
-import { EventFields, EventSyntaxError, INCOMPLETE, recordDurNs, recordInputDims, recordName, recordNameStartsWith, recordNsFrom, recordShape } from './event-reader.js';
+import { EventFields, EventSyntaxError, INCOMPLETE, recordDurNs, recordName, recordNameStartsWith, recordNsFrom, recordShape } from './event-reader.js';
 import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
 import { LaunchSites, type OpName, type SiteTimes } from './launch-sites.js';
@@ -39,15 +43,17 @@ import {
   S_NAME_START,
   S_PH,
   S_PID,
+  S_SITE,
   S_START,
   S_STREAM,
   S_TID,
+  S_TS_FRAC,
   S_TS_US,
   SLOTS,
 } from './tape.js';
 import { KeyTimes } from './key-times.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
-import { HOST_DEVICE, TRACE_EVENT_KINDS, TraceEvents, type RecordName } from '../../../model/trace-events.js';
+import { GPU_EVENT_CAP, HOST_DEVICE, HOST_EVENT_CAP, TRACE_EVENT_KINDS, TraceEvents, type RecordName } from '../../../model/trace-events.js';
 import { grown, INITIAL_ROWS } from '../../../model/columns.js';
 
 const PH_COMPLETE = 88; // 'X'
@@ -56,14 +62,12 @@ const RECORD_KERNEL = TRACE_EVENT_KINDS.indexOf('kernel');
 const RECORD_MEMCPY = TRACE_EVENT_KINDS.indexOf('memcpy');
 const RECORD_MEMSET = TRACE_EVENT_KINDS.indexOf('memset');
 const RECORD_RANGE = TRACE_EVENT_KINDS.indexOf('range');
-const RECORD_CPU_OP = TRACE_EVENT_KINDS.indexOf('cpu-op');
 /**
- * Rows to start the op log and the trace record with, from the file's size (model/columns.ts):
- * Kineto traces hold a kernel or copy per 1–4 KB of JSON (kernel-heavy ones per 1 KB) and an event
- * per 150–400 bytes; a gzipped trace is about a tenth of its JSON. A miss only means growing.
+ * Rows to start the op log with, from the file's size (model/columns.ts): Kineto traces hold a
+ * kernel or copy per 1–4 KB of JSON (kernel-heavy ones per 1 KB); a gzipped trace is about a tenth
+ * of its JSON. A miss only means growing.
  */
 const BYTES_PER_GPU_OP = 1000;
-const BYTES_PER_EVENT = 300;
 const GZIP_RATIO = 10;
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
 const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
@@ -275,16 +279,23 @@ export class TraceSummary implements ScanSink {
     capture: captureRole(name),
   }));
   readonly ops: OpLog;
-  /** The events as read, for the clean trace profile-gate writes (bounded). */
-  readonly trace: TraceEvents;
-  /** The trace record's clock: the ts of the first event recorded, so host and GPU events share it. */
-  private traceBaseUs: number | undefined;
+  /**
+   * The events as read, for the clean trace profile-gate writes (bounded): kept by the cpu_op
+   * summing as they are read (the tape's there, the others through recordRow()), taken at finish().
+   */
+  trace: TraceEvents = new TraceEvents();
+  /** True while the event being summed is one this summary read (not one of the tape's). */
+  private ownEvent = false;
   /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
   readonly generation = new GenerationFacts();
-  readonly launchSites = new LaunchSites((op, rows, startNs) => this.generation.matmul(op, rows, startNs));
-
-  private readonly cpuOpNames = new NameCache<OpName>(decodeName, (name) => this.launchSites.opName(name));
-  private cpuOpBaseUs: number | undefined;
+  private readonly cpuOpNames: NameCache<OpName> = new NameCache<OpName>(decodeName, (name) => this.launchSites.opName(name));
+  /** The cpu_op summing (in WebAssembly): the tape hands it the cpu_ops it reads. */
+  readonly launchSites: LaunchSites = new LaunchSites(
+    (bytes, start, end, id) => this.cpuOpNames.getById(id, bytes, start, end).value,
+    { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP },
+    (op, rows, startNs) => this.generation.matmul(op, rows, startNs),
+  );
+  readonly tapeOps = this.launchSites;
   readonly python = new PythonFrames();
   private readonly pythonNames = new NameCache<FrameKind>(decodeName, classifyFrame);
   /**
@@ -313,7 +324,6 @@ export class TraceSummary implements ScanSink {
   ) {
     const json = size ? size.bytes * (size.gzip ? GZIP_RATIO : 1) : 0;
     this.ops = new OpLog(Math.max(INITIAL_ROWS, Math.ceil(json / BYTES_PER_GPU_OP)));
-    this.trace = new TraceEvents(undefined, Math.max(INITIAL_ROWS, Math.ceil(json / BYTES_PER_EVENT)));
   }
 
   member(key: string, bytes: Buffer, start: number, end: number, offset: number): void {
@@ -336,10 +346,14 @@ export class TraceSummary implements ScanSink {
       throw error;
     }
     f.write(this.one, 0);
+    // A GPU or API event's site as the cpu_ops read so far give it (the tape writes it into its own records).
+    this.one[S_SITE] = this.launchSites.siteOfEvent(this.one[S_EXTERNAL_ID]!, this.one[S_CORRELATION]!);
     this.bytes = f.buffer;
     // An event whose category the scanner could not tell was read with its `cat`.
     if (category === CAT_UNKNOWN) category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
+    this.ownEvent = true;
     this.use(this.one, 0, category, offset);
+    this.ownEvent = false;
     return end;
   }
 
@@ -351,7 +365,8 @@ export class TraceSummary implements ScanSink {
   /** One event; `category` as read (CAT_SKIP, or CAT_UNKNOWN from the tape, which reads no `cat`: none). */
   private use(r: Float64Array, at: number, category: number, offset: number): void {
     if (category === CAT_SKIP || category === CAT_UNKNOWN || r[at + S_PH] !== PH_COMPLETE) return;
-    if (category === CAT_CPU_OP) return this.cpuOp(r, at);
+    // Only a cpu_op this summary read itself comes here: the tape sums the others as it reads them.
+    if (category === CAT_CPU_OP) return this.launchSites.op(r, at, this.bytes);
     if (category === CAT_PYTHON) return this.pythonFrame(r, at);
     if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
       if (!recordNameStartsWith(r, at, this.bytes, PROFILER_STEP)) return category === CAT_CPU_ANNOTATION ? this.annotation(r, at) : undefined;
@@ -395,16 +410,20 @@ export class TraceSummary implements ScanSink {
     }
   }
 
-  /** Records an event of an interned name in the trace record, on the trace's one clock. */
+  /**
+   * Records a GPU event of an interned name in the trace record, where the tape did not as it read
+   * it: an event this summary read, or one with a name the tape did not number (S_NAME_ID -1).
+   */
   private record(r: Float64Array, at: number, kind: number, name: RecordName, durNs: number, device: number, lane: number): void {
-    this.traceBaseUs ??= r[at + S_TS_US]!;
-    this.trace.addNamed(kind, name, recordNsFrom(r, at, this.traceBaseUs), durNs, device, lane);
+    if (!this.ownEvent && (r[at + S_NAME_ID]! >= 0 || r[at + S_NAME_START]! < 0)) return;
+    // recordId: the name's reference for the trace record, -(recordId + 1) (LaunchSites.nameRef).
+    if (name.recordId < 0) name.recordId = -this.launchSites.nameRef(name.name) - 1;
+    this.launchSites.recordRow(kind, -(name.recordId + 1), r[at + S_TS_US]!, r[at + S_TS_FRAC]!, durNs, device, lane);
   }
 
-  /** record() for a range, whose name is not interned. */
+  /** record() for a range, whose name is not interned (the tape leaves every range to this summary). */
   private recordRange(r: Float64Array, at: number, name: string, durNs: number): void {
-    this.traceBaseUs ??= r[at + S_TS_US]!;
-    this.trace.addKind(RECORD_RANGE, name, recordNsFrom(r, at, this.traceBaseUs), durNs, HOST_DEVICE, r[at + S_TID]!);
+    this.launchSites.recordRow(RECORD_RANGE, this.launchSites.nameRef(name), r[at + S_TS_US]!, r[at + S_TS_FRAC]!, durNs, HOST_DEVICE, r[at + S_TID]!);
   }
 
   /** The stream of a GPU event (args.stream, else its tid), or -1. */
@@ -450,7 +469,7 @@ export class TraceSummary implements ScanSink {
     const shape = this.shape;
     recordShape(r, at, shape);
     if (!Number.isNaN(shape[0]) || !Number.isNaN(shape[3])) sum.shapes.add(shape, dur);
-    const linked = this.launchSites.kernel(sum.sites, r[at + S_EXTERNAL_ID]!, correlation, dur);
+    const linked = this.launchSites.kernel(sum.sites, r[at + S_SITE]!, dur);
     const capturing = this.graphs.active;
     // A kernel without an op may be a graph replay's: kept until its capture can be matched.
     const kept = !linked && capturing && this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, dur);
@@ -458,19 +477,6 @@ export class TraceSummary implements ScanSink {
     if (capturing) this.graphs.gpuEvent(correlation);
     this.ops.push(startNs, startNs + dur, device, correlation, entry.kind);
     this.record(r, at, RECORD_KERNEL, named, dur, device, recordLane(r, at));
-  }
-
-  /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
-  private cpuOp(r: Float64Array, at: number): void {
-    const nameStart = r[at + S_NAME_START]!;
-    if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0) return;
-    this.cpuOpBaseUs ??= r[at + S_TS_US]!;
-    const durNs = recordDurNs(r, at);
-    const tid = r[at + S_TID]!;
-    const named = this.cpuOpNames.getById(r[at + S_NAME_ID]!, this.bytes, nameStart, r[at + S_NAME_END]!);
-    const op = named.value;
-    this.record(r, at, RECORD_CPU_OP, named, durNs, HOST_DEVICE, tid);
-    this.launchSites.op(op, r, at, this.cpuOpBaseUs, op.matmul ? recordInputDims(r, at, this.bytes) : undefined);
   }
 
   /**
@@ -533,7 +539,7 @@ export class TraceSummary implements ScanSink {
     const device = this.deviceOf(r, at);
     if (this.graphs.active) {
       // A memcpy or memset node of a graph replay counts for the replay's positions.
-      if (this.launchSites.siteOfEvent(r[at + S_EXTERNAL_ID]!, correlation) < 0) this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, durNs);
+      if (r[at + S_SITE]! < 0) this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, durNs);
       this.graphs.gpuEvent(correlation);
     }
     this.ops.push(startNs, startNs + durNs, device, correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
@@ -557,7 +563,7 @@ export class TraceSummary implements ScanSink {
     const code = sum.launch || sum.graphLaunch ? this.python.launch(pid, tid, this.hostNs(r, at), correlation, sum.graphLaunch) : -1;
     if (sum.capture === CAPTURE_NONE) return;
     const ns = this.hostNs(r, at);
-    if (sum.capture === CAPTURE_NODE) this.graphs.launch(pid, tid, ns, correlation, this.launchSites.siteOfEvent(r[at + S_EXTERNAL_ID]!, correlation), code);
+    if (sum.capture === CAPTURE_NODE) this.graphs.launch(pid, tid, ns, correlation, r[at + S_SITE]!, code);
     else if (sum.capture === CAPTURE_BEGIN) this.graphs.begin(pid, tid, ns, startNs);
     else this.graphs.end(pid, tid, ns, startNs + durNs);
   }
@@ -592,6 +598,8 @@ export class TraceSummary implements ScanSink {
       },
     );
     this.python.finish();
+    const caches = [this.kernels, this.memcpys, this.memsets];
+    this.trace = this.launchSites.traceRecord((kind, id) => caches[kind]!.nameById(id));
   }
 
   /** The CPU-side windows of the CUDA-graph captures in the trace, on the GPU events' clock. */
