@@ -117,53 +117,7 @@ function opPacked(k: i32): i32 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Pairs numbered 0, 1, 2, … in first-seen order (id-table.ts PairIds): chains and sites.
-
-class Pairs {
-  size: i32 = 0;
-  /** Slots of (first, second, id + 1, unused), 16 bytes each; a power of two at least twice size. */
-  slots: usize = zeroed(1024 << 4);
-  mask: u32 = 1023;
-
-  intern(first: i32, second: i32): i32 {
-    let slot = pairHash(first, second) & this.mask;
-    for (;;) {
-      const at = this.slots + (<usize>slot << 4);
-      const idPlusOne = load<i32>(at, 8);
-      if (idPlusOne == 0) break;
-      if (load<i32>(at) == first && load<i32>(at, 4) == second) return idPlusOne - 1;
-      slot = (slot + 1) & this.mask;
-    }
-    const id = this.size++;
-    const at = this.slots + (<usize>slot << 4);
-    store<i32>(at, first);
-    store<i32>(at, second, 4);
-    store<i32>(at, id + 1, 8);
-    if (<u32>this.size * 2 > this.mask + 1) this.grow();
-    return id;
-  }
-
-  private grow(): void {
-    const old = this.slots;
-    const oldSlots = this.mask + 1;
-    const length = oldSlots << 1;
-    this.slots = zeroed(<usize>length << 4);
-    this.mask = length - 1;
-    for (let k: u32 = 0; k < oldSlots; k++) {
-      const from = old + (<usize>k << 4);
-      if (load<i32>(from, 8) == 0) continue;
-      let slot = pairHash(load<i32>(from), load<i32>(from, 4)) & this.mask;
-      while (load<i32>(this.slots + (<usize>slot << 4), 8) != 0) slot = (slot + 1) & this.mask;
-      memory.copy(this.slots + (<usize>slot << 4), from, 16);
-    }
-  }
-}
-
-function pairHash(first: i32, second: i32): u32 {
-  let h = <u32>(first * 0x9e3779b1) ^ <u32>second;
-  h = (h ^ (h >> 15)) * 0x85ebca6b;
-  return h ^ (h >> 13);
-}
+// Hash tables: chains and sites (pairs), External ids past DENSE_ID_LIMIT, threads.
 
 /**
  * 8-byte keys (a number's bits) to small non-negative values: open addressing of (key, value + 1),
@@ -211,6 +165,20 @@ class Table64 {
       const from = old + (<usize>k << 4);
       if (load<i32>(from, 8) != 0) memory.copy(this.slot(load<u64>(from)), from, 16);
     }
+  }
+}
+
+/** Pairs of 32-bit integers numbered 0, 1, 2, … in first-seen order (as launch-sites.ts numbered them). */
+class Pairs {
+  private readonly ids: Table64 = new Table64();
+  size: i32 = 0;
+
+  intern(first: i32, second: i32): i32 {
+    const key = (<u64><u32>first << 32) | <u64><u32>second;
+    const known = this.ids.get(key);
+    if (known >= 0) return known;
+    this.ids.set(key, this.size);
+    return this.size++;
   }
 }
 

@@ -5,7 +5,7 @@
  * compared by bench/kineto-same.mjs; here, the single events at the edges of what the tape takes.
  */
 import { categoryOf, CAT_CPU_OP, CAT_KERNEL, CAT_PYTHON, CAT_SKIP } from '../../src/ingest/formats/kineto/categories.js';
-import { EventFields, recordDurNs, recordInputDims, recordName, recordShape } from '../../src/ingest/formats/kineto/event-reader.js';
+import { EventFields, recordDurNs, recordName, recordShape } from '../../src/ingest/formats/kineto/event-reader.js';
 import * as T from '../../src/ingest/formats/kineto/tape.js';
 import { EventTape, S_CATEGORY, S_END, S_NAME_ID, S_START, SLOTS } from '../../src/ingest/formats/kineto/tape.js';
 
@@ -66,7 +66,7 @@ function fieldsOf({ records: r, bytes, cat }: EventRecord): Record<string, unkno
     correlation: r[T.S_CORRELATION],
     externalId: r[T.S_EXTERNAL_ID],
     bytes: r[T.S_BYTES],
-    inputDims: recordInputDims(r, 0, bytes),
+    inputDims: r[T.S_DIMS_START]! < 0 ? undefined : bytes.toString('utf8', r[T.S_DIMS_START]!, r[T.S_DIMS_END]!),
     shape: [...shape],
   };
 }

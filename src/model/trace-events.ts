@@ -30,12 +30,6 @@ export interface TraceEvent {
   lane: number;
 }
 
-/** A name a reader interned, carrying its index in the record's names once interned there (-1 before). */
-export interface RecordName {
-  readonly name: string;
-  recordId: number;
-}
-
 /** The class of each kind (by index in TRACE_EVENT_KINDS), each kept up to its own cap. */
 const GPU_CLASS = 0;
 const HOST_CLASS = 1;
@@ -131,17 +125,6 @@ export class TraceEvents {
   /** add() with the kind as its index in TRACE_EVENT_KINDS: for readers that add an event per event read. */
   addKind(k: number, name: string, startNs: number, durNs: number, device: number, lane: number): void {
     if (this.admit(k, startNs, durNs)) this.put(k, this.nameIndex.get(name) ?? this.newName(name), startNs, durNs, device, lane);
-  }
-
-  /**
-   * addKind() for a reader that interns its names: the name's index in this record is kept on it
-   * once an event of it is kept, so that later events of the name look nothing up. A RecordName is
-   * added to one record only.
-   */
-  addNamed(k: number, named: RecordName, startNs: number, durNs: number, device: number, lane: number): void {
-    if (!this.admit(k, startNs, durNs)) return;
-    if (named.recordId < 0) named.recordId = this.nameIndex.get(named.name) ?? this.newName(named.name);
-    this.put(k, named.recordId, startNs, durNs, device, lane);
   }
 
   /** Counts an event of kind `k` as seen; true when it is kept (timed, and its class under its cap). */

@@ -578,12 +578,6 @@ export function recordShape(records: Float64Array, at: number, out: Float64Array
   else out.fill(NaN);
 }
 
-/** The raw JSON of `Input Dims`, when the event has it. */
-export function recordInputDims(records: Float64Array, at: number, bytes: Buffer): string | undefined {
-  const start = records[at + T.S_DIMS_START]!;
-  return start < 0 ? undefined : bytes.toString('utf8', start, records[at + T.S_DIMS_END]!);
-}
-
 /** The event's name, decoded (undefined when it has none). */
 export function recordName(records: Float64Array, at: number, bytes: Buffer): string | undefined {
   const start = records[at + T.S_NAME_START]!;

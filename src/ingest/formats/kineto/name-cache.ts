@@ -11,7 +11,10 @@ export interface NameEntry<T> {
   readonly name: string;
   readonly bytes: Buffer;
   value: T;
-  /** The name's index in the trace record's names, once an event of it was kept there (RecordName). */
+  /**
+   * The name's reference in the trace record, -(recordId + 1) (LaunchSites.nameRef), once the
+   * importer recorded an event of it itself; -1 before.
+   */
   recordId: number;
 }
 

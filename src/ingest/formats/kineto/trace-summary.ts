@@ -53,7 +53,7 @@ import {
 } from './tape.js';
 import { KeyTimes } from './key-times.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
-import { GPU_EVENT_CAP, HOST_DEVICE, HOST_EVENT_CAP, TRACE_EVENT_KINDS, TraceEvents, type RecordName } from '../../../model/trace-events.js';
+import { GPU_EVENT_CAP, HOST_DEVICE, HOST_EVENT_CAP, TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
 import { grown, INITIAL_ROWS } from '../../../model/columns.js';
 
 const PH_COMPLETE = 88; // 'X'
@@ -414,9 +414,8 @@ export class TraceSummary implements ScanSink {
    * Records a GPU event of an interned name in the trace record, where the tape did not as it read
    * it: an event this summary read, or one with a name the tape did not number (S_NAME_ID -1).
    */
-  private record(r: Float64Array, at: number, kind: number, name: RecordName, durNs: number, device: number, lane: number): void {
+  private record<T>(r: Float64Array, at: number, kind: number, name: NameEntry<T>, durNs: number, device: number, lane: number): void {
     if (!this.ownEvent && (r[at + S_NAME_ID]! >= 0 || r[at + S_NAME_START]! < 0)) return;
-    // recordId: the name's reference for the trace record, -(recordId + 1) (LaunchSites.nameRef).
     if (name.recordId < 0) name.recordId = -this.launchSites.nameRef(name.name) - 1;
     this.launchSites.recordRow(kind, -(name.recordId + 1), r[at + S_TS_US]!, r[at + S_TS_FRAC]!, durNs, device, lane);
   }
