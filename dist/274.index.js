@@ -665,8 +665,8 @@ function mergeTimeline(captures) {
 
 // EXTERNAL MODULE: ./src/classify/classify.ts
 var classify_classify = __webpack_require__(19602);
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 43 modules
-var registry = __webpack_require__(97720);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 44 modules
+var registry = __webpack_require__(395);
 // EXTERNAL MODULE: ./src/model/gpu-sharing.ts
 var gpu_sharing = __webpack_require__(86854);
 ;// CONCATENATED MODULE: ./src/pipeline/build-profile.ts

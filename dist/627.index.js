@@ -28,8 +28,8 @@ var external_node_net_ = __webpack_require__(77030);
 var external_node_url_ = __webpack_require__(73136);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __webpack_require__(83916);
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 43 modules
-var registry = __webpack_require__(97720);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 44 modules
+var registry = __webpack_require__(395);
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var report = __webpack_require__(20949);
 // EXTERNAL MODULE: ./src/classify/kernel-name.ts

@@ -814,8 +814,8 @@ function renderChromeTrace(trace, options) {
 var profile_json = __webpack_require__(47534);
 // EXTERNAL MODULE: ./src/version.ts
 var version = __webpack_require__(311);
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 43 modules
-var registry = __webpack_require__(97720);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 44 modules
+var registry = __webpack_require__(395);
 ;// CONCATENATED MODULE: ./src/io/derived-files.ts
 /**
  * The files profile-gate writes from its own model of what it read, for upload in place of the
@@ -1464,7 +1464,7 @@ function storablePath(relativePath) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(83916);
 /* harmony import */ var _ingest_common_input_file_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(73311);
-/* harmony import */ var _ingest_registry_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(97720);
+/* harmony import */ var _ingest_registry_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(395);
 /* harmony import */ var _github_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(71679);
 /* harmony import */ var _model_read_report_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(58731);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(20949);

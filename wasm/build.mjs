@@ -18,9 +18,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Each module imports its memory (env.memory), so that one memory serves trace after trace
+// (src/ingest/formats/kineto/wasm-runtime.ts); `pages`, the least it needs, is written beside it.
 const modules = [
-  { name: 'TAPE_WASM_BASE64', source: join(root, 'wasm', 'kineto-tape.ts'), flags: ['--enable', 'simd', '--initialMemory', '113'] },
-  { name: 'OPS_WASM_BASE64', source: join(root, 'wasm', 'kineto-ops.ts'), flags: ['--use', 'abort='] },
+  { name: 'TAPE_WASM', source: join(root, 'wasm', 'kineto-tape.ts'), pages: 113, flags: ['--enable', 'simd'] },
+  { name: 'OPS_WASM', source: join(root, 'wasm', 'kineto-ops.ts'), pages: 1, flags: ['--use', 'abort='] },
 ];
 const target = join(root, 'src', 'ingest', 'formats', 'kineto', 'tape-wasm.ts');
 const asc = [join(root, 'node_modules', '.bin', 'asc'), join(root, '.asc', 'node_modules', '.bin', 'asc')].find(existsSync);
@@ -34,13 +36,14 @@ try {
     '// `node wasm/build.mjs --check` fails when this differs from a fresh build.',
   ];
   let bytes = 0;
-  for (const { name, source, flags } of modules) {
+  for (const { name, source, pages, flags } of modules) {
     const wasmFile = join(scratch, `${name}.wasm`);
-    execFileSync(asc, [source, '--outFile', wasmFile, '-O3', '--noAssert', '--runtime', 'stub', ...flags], { stdio: 'inherit' });
+    const memory = ['--importMemory', '--initialMemory', String(pages)];
+    execFileSync(asc, [source, '--outFile', wasmFile, '-O3', '--noAssert', '--runtime', 'stub', ...memory, ...flags], { stdio: 'inherit' });
     const wasm = readFileSync(wasmFile);
     bytes += wasm.length;
     const lines = wasm.toString('base64').match(/.{1,100}/g).map((line) => `  '${line}' +`);
-    text.push(`export const ${name} =`, ...lines.slice(0, -1), lines.at(-1).slice(0, -2) + ';');
+    text.push(`export const ${name}_PAGES = ${pages};`, `export const ${name}_BASE64 =`, ...lines.slice(0, -1), lines.at(-1).slice(0, -2) + ';');
   }
   text.push('');
   const joined = text.join('\n');

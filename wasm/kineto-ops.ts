@@ -424,6 +424,35 @@ export function recordRow(kind: i32, name: i32, tsUs: f64, tsFrac: f64, durNs: f
 export function rows(): i32 {
   return rowCount;
 }
+
+/** A column's written rows, `width` bytes each, with the allocator's header before it (scrub()). */
+function wipeColumn(at: usize, width: usize): void {
+  memory.fill(at - 16, 0, 16 + <usize>rowCount * width);
+}
+
+/**
+ * Zeroes every byte this instance wrote, so that the memory reads as a fresh one to the next
+ * instance given it (src/ingest/formats/kineto/wasm-runtime.ts): the statics and the tables made
+ * before init(), the written rows of each column, the tables grown after. A column's unwritten
+ * rows were never touched: they stay zero, and stay out of the resident set.
+ */
+export function scrub(): void {
+  const top = heap.alloc(0) + 16;
+  if (rowStart == 0) {
+    memory.fill(0, 0, top);
+    return;
+  }
+  memory.fill(0, 0, rowStart);
+  wipeColumn(rowStart, 8);
+  wipeColumn(rowDur, 8);
+  wipeColumn(rowLane, 8);
+  wipeColumn(rowDevice, 4);
+  wipeColumn(rowName, 4);
+  wipeColumn(rowKind, 1);
+  const columnsEnd = rowKind + <usize>(gpuCap + hostCap);
+  memory.fill(columnsEnd, 0, top - columnsEnd);
+}
+
 export function rowsSeen(kind: i32): f64 {
   return load<f64>(seen + (<usize>kind << 3));
 }

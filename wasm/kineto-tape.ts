@@ -126,6 +126,16 @@ const MAX_DEPTH = 64;
 /** Bracket stack of skipped nested values: MAX_DEPTH bytes after the tape's last record. */
 const STACK: usize = TAPE + (<usize>(MAX_RECS * REC) << 3);
 
+/**
+ * Zeroes every byte this instance and its caller wrote, so that the memory reads as a fresh one to
+ * the next instance given it (src/ingest/formats/kineto/wasm-runtime.ts): below the arena's end
+ * (statics, tape, tables, names), and from the chunk to the memory's end.
+ */
+export function scrub(): void {
+  memory.fill(0, 0, ARENA + <usize>arenaUsed);
+  memory.fill(IN, 0, (<usize>memory.size() << 16) - IN);
+}
+
 export function tapeAt(): usize {
   return TAPE;
 }

@@ -83,8 +83,8 @@ function renderChromeTrace(trace, options) {
 var profile_json = __webpack_require__(7534);
 // EXTERNAL MODULE: ./src/version.ts
 var version = __webpack_require__(311);
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 43 modules
-var registry = __webpack_require__(7720);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 44 modules
+var registry = __webpack_require__(395);
 // EXTERNAL MODULE: ./src/io/input-paths.ts
 var input_paths = __webpack_require__(3053);
 // EXTERNAL MODULE: ./src/io/secrets.ts

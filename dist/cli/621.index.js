@@ -131,8 +131,8 @@ var promises_ = __webpack_require__(1455);
 var external_node_net_ = __webpack_require__(7030);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __webpack_require__(3136);
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 43 modules
-var registry = __webpack_require__(7720);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 44 modules
+var registry = __webpack_require__(395);
 // EXTERNAL MODULE: ./src/classify/kernel-name.ts
 var kernel_name = __webpack_require__(8545);
 // EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts

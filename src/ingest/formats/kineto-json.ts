@@ -179,36 +179,42 @@ export default defineImporter({
   async read(file, ctx): Promise<CaptureInput> {
     const summary = new TraceSummary(ctx, { bytes: file.sizeBytes, gzip: file.gzip });
     const scanner = new TraceScanner(summary);
-    await scanFile(file, scanner);
+    // The modules' memories go back to their pools whatever the outcome (wasm-runtime.ts).
     try {
-      summary.finish();
-    } catch (error) {
-      if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
-      throw error;
+      await scanFile(file, scanner);
+      try {
+        summary.finish();
+      } catch (error) {
+        if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
+        throw error;
+      }
+      if (!scanner.sawTraceEvents) {
+        throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
+      }
+      const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations, captureWindows: summary.captureWindows() };
+      const notices = [...attributionNotices(summary), ...replayNotices(summary), ...pythonNotices(summary)];
+      const windows = summary.stepWindows();
+      const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
+      const distributed = distributedOf(summary);
+      return {
+        source: {
+          path: file.path,
+          format: 'kineto-json',
+          tool: 'pytorch-profiler',
+          parts: [...KNOWN_PARTS.filter((key) => summary.members.has(key)), ...summary.categories],
+        },
+        ...(distributed ? { distributed } : {}),
+        kernels: summary.kernelStats(),
+        memops: summary.memopStats(),
+        apiCalls: summary.apiStats(),
+        ...(hasTimeline ? { timeline: { ...buildTimeline(summary.ops, windows, counts), ...generationOf(summary) }, deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
+        environment: environmentOf(summary),
+        ...(notices.length ? { notices } : {}),
+        ...(summary.trace.count ? { trace: summary.trace.seal() } : {}),
+      };
+    } finally {
+      scanner.release();
+      summary.release();
     }
-    if (!scanner.sawTraceEvents) {
-      throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
-    }
-    const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations, captureWindows: summary.captureWindows() };
-    const notices = [...attributionNotices(summary), ...replayNotices(summary), ...pythonNotices(summary)];
-    const windows = summary.stepWindows();
-    const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
-    const distributed = distributedOf(summary);
-    return {
-      source: {
-        path: file.path,
-        format: 'kineto-json',
-        tool: 'pytorch-profiler',
-        parts: [...KNOWN_PARTS.filter((key) => summary.members.has(key)), ...summary.categories],
-      },
-      ...(distributed ? { distributed } : {}),
-      kernels: summary.kernelStats(),
-      memops: summary.memopStats(),
-      apiCalls: summary.apiStats(),
-      ...(hasTimeline ? { timeline: { ...buildTimeline(summary.ops, windows, counts), ...generationOf(summary) }, deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
-      environment: environmentOf(summary),
-      ...(notices.length ? { notices } : {}),
-      ...(summary.trace.count ? { trace: summary.trace.seal() } : {}),
-    };
   },
 });

@@ -75,6 +75,11 @@ export class TraceScanner {
     return this.base;
   }
 
+  /** The scan is over: the tape's memory goes back to its pool (nothing read from it is used after). */
+  release(): void {
+    this.tape?.release();
+  }
+
   /** Where a reader of the file may put its bytes, so that the tape need not copy them (undefined: anywhere). */
   readBuffer(): Buffer | undefined {
     return this.tape?.reserve(READ_SIZE);

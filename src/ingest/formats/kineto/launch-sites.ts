@@ -16,7 +16,8 @@
  */
 import { TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
 import { KeyTimes } from './key-times.js';
-import { OPS_WASM_BASE64 } from './tape-wasm.js';
+import { OPS_WASM_BASE64, OPS_WASM_PAGES } from './tape-wasm.js';
+import { instantiate, OPS_MEMORIES, wasm, type WasmMemory } from './wasm-runtime.js';
 import {
   S_DIMS_END,
   S_DIMS_START,
@@ -107,16 +108,8 @@ export interface Attribution {
   tokens?: number;
 }
 
-/** The parts of the WebAssembly API used here (the compile target's lib does not declare it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
 /** wasm/kineto-ops.ts's exports. */
 interface OpsExports {
-  memory: { buffer: ArrayBuffer };
   init(gpuCap: number, hostCap: number): void;
   cpuOp(...args: number[]): void;
   siteOfEvent(externalId: number, correlation: number): number;
@@ -135,9 +128,17 @@ interface OpsExports {
   rowDeviceAt(): number;
   rowNameAt(): number;
   rowKindAt(): number;
+  scrub(): void;
 }
 
 let compiled: object | undefined;
+
+/**
+ * A trace record of at most this many rows is copied out of the module's memory (2.4 MB at most),
+ * so that the memory can serve the next import; a larger one is left where it is, a view, and the
+ * memory stays the record's. Small traces are the ones read by the hundred in one process.
+ */
+const COPIED_ROWS_MAX = 1 << 16;
 
 const EMPTY = Buffer.alloc(0);
 /** The trace record's name of a GPU event without one (the tape's UNNAMED_REF is its reference). */
@@ -145,6 +146,10 @@ export const UNNAMED = '(unnamed)';
 
 export class LaunchSites implements TapeOps {
   readonly exports: OpsExports;
+  private readonly memory: WasmMemory;
+  /** Set once the trace record views the module's memory: the memory is then the record's. */
+  private memoryViewed = false;
+  private released = false;
   /** The bytes the module's name ranges index into: the tape's chunk while it scans, else the event's. */
   bytes: Buffer = EMPTY;
   private readonly opNames: string[] = [];
@@ -179,7 +184,8 @@ export class LaunchSites implements TapeOps {
       matmulTokens: (k: number, dimsStart: number, dimsEnd: number, inherited: number, startNs: number): number =>
         this.matmulTokens(this.refNames[k]!, dimsStart < 0 ? undefined : this.bytes.toString('utf8', dimsStart, dimsEnd), inherited, startNs),
     };
-    this.exports = new wasm.Instance(compiled, { env }).exports as OpsExports;
+    this.memory = OPS_MEMORIES.take(OPS_WASM_PAGES);
+    this.exports = instantiate<OpsExports>(compiled, this.memory, { env });
     this.exports.init(caps.gpu, caps.host);
   }
 
@@ -216,23 +222,27 @@ export class LaunchSites implements TapeOps {
   }
 
   /**
-   * The trace record, once the scan is over: its columns are views of the module's memory, its
-   * names numbered in the order of first use; `tapeName` names a tape id by the kind of event it
-   * named (the importer's name caches know every id a row was given).
+   * The trace record, once the scan is over, its names numbered in the order of first use;
+   * `tapeName` names a tape id by the kind of event it named (the importer's name caches know every
+   * id a row was given). Its columns are copies where they are few and the module's memory is one
+   * the pool keeps (wasm-runtime.ts), else views of that memory, which then stays the record's.
    */
   traceRecord(tapeName: (kind: number, id: number) => string): TraceEvents {
     const x = this.exports;
     const count = x.rows();
-    const buffer = x.memory.buffer;
-    const kinds = new Uint8Array(buffer, x.rowKindAt(), count);
-    const refs = new Int32Array(buffer, x.rowNameAt(), count);
+    const buffer = this.memory.buffer;
+    const copy = count <= COPIED_ROWS_MAX && OPS_MEMORIES.keeps(this.memory);
+    this.memoryViewed ||= !copy;
+    const column = <T extends Float64Array | Int32Array | Uint8Array>(view: T): T => (copy ? (view.slice() as T) : view);
+    const kinds = column(new Uint8Array(buffer, x.rowKindAt(), count));
+    const refs = column(new Int32Array(buffer, x.rowNameAt(), count));
     return TraceEvents.fromColumns(
       this.caps,
       {
-        starts: new Float64Array(buffer, x.rowStartAt(), count),
-        durs: new Float64Array(buffer, x.rowDurAt(), count),
-        devices: new Int32Array(buffer, x.rowDeviceAt(), count),
-        lanes: new Float64Array(buffer, x.rowLaneAt(), count),
+        starts: column(new Float64Array(buffer, x.rowStartAt(), count)),
+        durs: column(new Float64Array(buffer, x.rowDurAt(), count)),
+        devices: column(new Int32Array(buffer, x.rowDeviceAt(), count)),
+        lanes: column(new Float64Array(buffer, x.rowLaneAt(), count)),
         kinds,
         nameIds: refs,
       },
@@ -242,6 +252,16 @@ export class LaunchSites implements TapeOps {
         return ref < 0 ? this.refNames[-ref - 1]! : tapeName(kinds[row]!, ref);
       },
     );
+  }
+
+  /**
+   * The import is over: the module's memory goes back to the pool (wasm-runtime.ts), unless the
+   * trace record views it. This summing must not be used again.
+   */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    if (!this.memoryViewed) OPS_MEMORIES.give(this.memory, () => this.exports.scrub());
   }
 
   /**

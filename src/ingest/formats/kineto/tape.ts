@@ -4,17 +4,10 @@
  * of a wanted category. What it does not take (an event that is not plain, or runs past the chunk)
  * it leaves to the JavaScript scanner, at the event's `{`.
  */
-import { TAPE_WASM_BASE64 } from './tape-wasm.js';
-
-/** The parts of the WebAssembly API used here (the compile target's lib does not declare it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+import { TAPE_WASM_BASE64, TAPE_WASM_PAGES } from './tape-wasm.js';
+import { instantiate, TAPE_MEMORIES, wasm, type WasmMemory } from './wasm-runtime.js';
 
 interface TapeExports {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
   scan(from: number, length: number): number;
   tapeAt(): number;
   inputAt(): number;
@@ -23,6 +16,7 @@ interface TapeExports {
   recordCount(): number;
   stoppedAfterEvent(): number;
   sumCpuOps(on: number): void;
+  scrub(): void;
 }
 
 /** What the tape imports of the cpu_op summing (wasm/kineto-ops.ts; launch-sites.ts instantiates it). */
@@ -89,6 +83,8 @@ let compiled: object | undefined;
 
 export class EventTape {
   private readonly exports: TapeExports;
+  private readonly memory: WasmMemory;
+  private released = false;
   private readonly inputAt: number;
   /** The chunk's bytes as the module sees them (a view of its memory, renewed when it grows). */
   input: Buffer;
@@ -105,7 +101,8 @@ export class EventTape {
    */
   constructor(private readonly ops?: TapeOps) {
     compiled ??= new wasm.Module(Buffer.from(TAPE_WASM_BASE64, 'base64'));
-    this.exports = new wasm.Instance(compiled, { ops: ops?.exports ?? NO_OPS }).exports as TapeExports;
+    this.memory = TAPE_MEMORIES.take(TAPE_WASM_PAGES);
+    this.exports = instantiate<TapeExports>(compiled, this.memory, { ops: ops?.exports ?? NO_OPS });
     if (ops) this.exports.sumCpuOps(1);
     this.inputAt = this.exports.inputAt();
     this.slots = this.exports.recordSlots();
@@ -117,7 +114,7 @@ export class EventTape {
 
   /** Room for a chunk of `length` bytes at the input (its bytes to be written into `input`). */
   reserve(length: number): Buffer {
-    const memory = this.exports.memory;
+    const memory = this.memory;
     const needed = this.inputAt + length + SLACK;
     if (needed > memory.buffer.byteLength) {
       memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
@@ -129,7 +126,7 @@ export class EventTape {
 
   /** Copy a chunk into the module's memory, unless it was read there (into reserve()'s buffer). */
   load(chunk: Buffer): void {
-    if (chunk.buffer === this.exports.memory.buffer && chunk.byteOffset === this.inputAt) this.input = this.view(chunk.length);
+    if (chunk.buffer === this.memory.buffer && chunk.byteOffset === this.inputAt) this.input = this.view(chunk.length);
     else this.reserve(chunk.length).set(chunk);
   }
 
@@ -150,11 +147,21 @@ export class EventTape {
     return this.exports.stoppedAfterEvent() === 1;
   }
 
+  /**
+   * The import is over: the module's memory goes back to the pool (wasm-runtime.ts), and this tape
+   * and every view of its memory must not be used again.
+   */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    TAPE_MEMORIES.give(this.memory, () => this.exports.scrub());
+  }
+
   private view(length: number): Buffer {
-    return Buffer.from(this.exports.memory.buffer, this.inputAt, length);
+    return Buffer.from(this.memory.buffer, this.inputAt, length);
   }
 
   private recordView(): Float64Array {
-    return new Float64Array(this.exports.memory.buffer, this.exports.tapeAt(), this.capacity * this.slots);
+    return new Float64Array(this.memory.buffer, this.exports.tapeAt(), this.capacity * this.slots);
   }
 }

@@ -601,6 +601,11 @@ export class TraceSummary implements ScanSink {
     this.trace = this.launchSites.traceRecord((kind, id) => caches[kind]!.nameById(id));
   }
 
+  /** The capture is made: the summing module's memory goes back to its pool, unless the trace record views it. */
+  release(): void {
+    this.launchSites.release();
+  }
+
   /** The CPU-side windows of the CUDA-graph captures in the trace, on the GPU events' clock. */
   captureWindows(): Array<{ start: number; end: number }> {
     return this.graphs.windows();
