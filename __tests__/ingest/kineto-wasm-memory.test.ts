@@ -133,6 +133,17 @@ it('an import that fails hands its memories back wiped too, and the next reads a
   expect(reading(await ingestFile(TRACES[0]!, 'kineto-json'))).toEqual(before);
 });
 
+it('imports that run at the same time each get memories of their own', async () => {
+  const paths = [SMALL!, LARGE!, OTHERS[0]!, SMALL!];
+  const alone = [];
+  for (const path of paths) alone.push(reading(await ingestFile(path, 'kineto-json')));
+  // Interleaved: each import awaits between its chunks while the others scan theirs.
+  const together = await Promise.all(paths.map((path) => ingestFile(path, 'kineto-json')));
+  expect(together.map(reading)).toEqual(alone);
+  // Two memories of each module came back and were kept; the others went to the collector.
+  expect([TAPE_MEMORIES.kept, OPS_MEMORIES.kept]).toEqual([2, 2]);
+});
+
 describe('MemoryPool', () => {
   const memory = (pages: number): WasmMemory => new (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number }) => WasmMemory } }).WebAssembly.Memory({ initial: pages });
 
