@@ -11604,15 +11604,15 @@ const OPS_WASM_BASE64 = 'AGFzbQEAAAABVw1gAAF/YAF/AX9gA39/fwF/YAAAYAABfGABfwF8YAJ
  * summing, launch-sites.ts), kept from one trace's import for the next.
  *
  * Why: V8 counts a WebAssembly memory as memory outside its heap, and an import made a fresh 7 MB
- * memory for the tape and a 15 MB one (the trace record's columns, at their caps) for the summing.
+ * memory for the tape and a 25 MB one (the trace record's columns, at their caps) for the summing.
  * With many small traces read in one process (a dashboard over a history, the test suites), that
  * made the collector run a full mark-compact every trace or two: more time than the reading, and
  * in a process with a large heap many times more.
  *
  * So a finished import hands its memories back. Its module zeroes the bytes it wrote (each
  * module's scrub()), so that the memory reads exactly as a fresh one, and the memory waits for the
- * next import. Only small memories are kept, and only a few: a large trace's memory goes to the
- * collector as before.
+ * next import. A few are kept, none grown past KEPT_BYTES_MAX; a memory that a large trace record
+ * still views stays that record's (launch-sites.ts).
  */
 const wasm = globalThis.WebAssembly;
 /** A module's instance on `memory` (imported as env.memory), with `imports` beside it. */
@@ -14950,6 +14950,17 @@ function generationOf(summary) {
     const phaseRanges = summary.generation.phaseRanges();
     return { ...(matmulInputs ? { matmulInputs } : {}), ...(phaseRanges ? { phaseRanges } : {}) };
 }
+/** summary.finish(): what it refuses (a ScanError) becomes an InputError at its byte. */
+function finishSummary(summary, path) {
+    try {
+        summary.finish();
+    }
+    catch (error) {
+        if (error instanceof ScanError)
+            throw new errors/* InputError */.dz(path, error.expected, `byte ${error.offset}`);
+        throw error;
+    }
+}
 /* harmony default export */ const kineto_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'kineto-json',
     label: 'PyTorch profiler / Kineto trace (JSON)',
@@ -14968,14 +14979,7 @@ function generationOf(summary) {
         // The modules' memories go back to their pools whatever the outcome (wasm-runtime.ts).
         try {
             await scanFile(file, scanner);
-            try {
-                summary.finish();
-            }
-            catch (error) {
-                if (error instanceof ScanError)
-                    throw new errors/* InputError */.dz(file.path, error.expected, `byte ${error.offset}`);
-                throw error;
-            }
+            finishSummary(summary, file.path);
             if (!scanner.sawTraceEvents) {
                 throw new errors/* InputError */.dz(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
             }

@@ -165,6 +165,16 @@ function generationOf(summary: TraceSummary): Pick<Timeline, 'matmulInputs' | 'p
   return { ...(matmulInputs ? { matmulInputs } : {}), ...(phaseRanges ? { phaseRanges } : {}) };
 }
 
+/** summary.finish(): what it refuses (a ScanError) becomes an InputError at its byte. */
+function finishSummary(summary: TraceSummary, path: string): void {
+  try {
+    summary.finish();
+  } catch (error) {
+    if (error instanceof ScanError) throw new InputError(path, error.expected, `byte ${error.offset}`);
+    throw error;
+  }
+}
+
 export default defineImporter({
   id: 'kineto-json',
   label: 'PyTorch profiler / Kineto trace (JSON)',
@@ -182,12 +192,7 @@ export default defineImporter({
     // The modules' memories go back to their pools whatever the outcome (wasm-runtime.ts).
     try {
       await scanFile(file, scanner);
-      try {
-        summary.finish();
-      } catch (error) {
-        if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
-        throw error;
-      }
+      finishSummary(summary, file.path);
       if (!scanner.sawTraceEvents) {
         throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
       }

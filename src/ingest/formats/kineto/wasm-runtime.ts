@@ -3,15 +3,15 @@
  * summing, launch-sites.ts), kept from one trace's import for the next.
  *
  * Why: V8 counts a WebAssembly memory as memory outside its heap, and an import made a fresh 7 MB
- * memory for the tape and a 15 MB one (the trace record's columns, at their caps) for the summing.
+ * memory for the tape and a 25 MB one (the trace record's columns, at their caps) for the summing.
  * With many small traces read in one process (a dashboard over a history, the test suites), that
  * made the collector run a full mark-compact every trace or two: more time than the reading, and
  * in a process with a large heap many times more.
  *
  * So a finished import hands its memories back. Its module zeroes the bytes it wrote (each
  * module's scrub()), so that the memory reads exactly as a fresh one, and the memory waits for the
- * next import. Only small memories are kept, and only a few: a large trace's memory goes to the
- * collector as before.
+ * next import. A few are kept, none grown past KEPT_BYTES_MAX; a memory that a large trace record
+ * still views stays that record's (launch-sites.ts).
  */
 
 /** The parts of the WebAssembly API the importer uses (the compile target's lib does not declare it). */
