@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Compiles wasm/kineto-tape.ts and wasm/kineto-ops.ts (AssemblyScript) and writes the two modules,
+ * Compiles wasm/kineto-tape.ts and wasm/kineto-ops.ts (AssemblyScript; kineto-ops.ts takes in
+ * wasm/kineto-sums.ts and wasm/tables.ts) and writes the two modules,
  * as base64, into src/ingest/formats/kineto/tape-wasm.ts, so that tsc, jest and the ncc bundles
  * carry them as code.
  *

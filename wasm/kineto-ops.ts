@@ -16,6 +16,9 @@
  * the importer's reference for an op name, opOf() for its op id and whether it is a matmul;
  * matmulTokens() for a matmul op's token count from its Input Dims.
  *
+ * The kernels and API calls are summed beside the ops, in wasm/kineto-sums.ts (exported from here:
+ * one module, one memory).
+ *
  * Memory: this module's own (its tables grow from the heap; nothing is freed: they live as long as
  * one trace's import).
  */
@@ -42,27 +45,9 @@ const PAGE_IDS: i32 = 1 << PAGE_BITS;
 /** The tape numbers at most this many names (kineto-tape.ts NAME_SLOTS / 2). */
 const TAPE_NAMES: i32 = 8192;
 
-/*
- * Every block is fresh memory (the stub runtime's heap only grows, and nothing here is freed), so
- * it reads as zeros until written: a table is never filled by hand, as writing zeros would make
- * every page of it resident at once.
- */
+import { Block, grown, isInteger, Pairs, Table64, zeroed } from './tables';
 
-/** A growable array's new block: the old one's bytes, then zeros up to `newBytes`. */
-function grown(ptr: usize, bytes: usize, newBytes: usize): usize {
-  const fresh = heap.alloc(newBytes);
-  if (bytes > 0) memory.copy(fresh, ptr, bytes);
-  return fresh;
-}
-
-function zeroed(bytes: usize): usize {
-  return heap.alloc(bytes);
-}
-
-// @ts-ignore: decorator
-@inline function isInteger(x: f64): bool {
-  return isFinite(x) && Math.trunc(x) == x;
-}
+export * from './kineto-sums';
 
 // ---------------------------------------------------------------------------------------------
 // Clocks and counts
@@ -85,8 +70,7 @@ export function unorderedCount(): f64 {
 // Names: per tape name id, the importer's op-name index k + 1; per k, op id * 2 + matmul, + 1.
 
 const kById: usize = zeroed(<usize>TAPE_NAMES << 2);
-let opByK: usize = zeroed(1024 << 2);
-let opByKBytes: usize = 1024 << 2;
+const opByK = new Block(1024 << 2);
 
 // @ts-ignore: decorator
 @inline function entryOf(nameStart: i32, nameEnd: i32, nameId: i32): i32 {
@@ -101,86 +85,17 @@ let opByKBytes: usize = 1024 << 2;
 }
 
 function opPacked(k: i32): i32 {
-  const at = <usize>k << 2;
-  if (at >= opByKBytes) {
-    let size = opByKBytes << 1;
-    while (at >= size) size <<= 1;
-    opByK = grown(opByK, opByKBytes, size);
-    opByKBytes = size;
-  }
-  let packed = load<i32>(opByK + at);
+  const at = opByK.fit((<usize>k + 1) << 2) + (<usize>k << 2);
+  let packed = load<i32>(at);
   if (packed == 0) {
     packed = opOf(k) + 1;
-    store<i32>(opByK + at, packed);
+    store<i32>(at, packed);
   }
   return packed - 1;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hash tables: chains and sites (pairs), External ids past DENSE_ID_LIMIT, threads.
-
-/**
- * 8-byte keys (a number's bits) to small non-negative values: open addressing of (key, value + 1),
- * 16 bytes a slot, 0 empty; a power of two at least twice the size.
- */
-class Table64 {
-  slots: usize = zeroed(64 << 4);
-  mask: u32 = 63;
-  size: u32 = 0;
-
-  /** The value set for `key`, or -1. */
-  get(key: u64): i32 {
-    return load<i32>(this.slot(key), 8) - 1;
-  }
-
-  set(key: u64, value: i32): void {
-    let at = this.slot(key);
-    if (load<i32>(at, 8) == 0) {
-      if ((this.size + 1) * 2 > this.mask + 1) {
-        this.grow();
-        at = this.slot(key);
-      }
-      this.size++;
-      store<u64>(at, key);
-    }
-    store<i32>(at, value + 1, 8);
-  }
-
-  private slot(key: u64): usize {
-    let slot = <u32>((key * 0x9e3779b97f4a7c15) >> 40) & this.mask;
-    let at = this.slots + (<usize>slot << 4);
-    while (load<i32>(at, 8) != 0 && load<u64>(at) != key) {
-      slot = (slot + 1) & this.mask;
-      at = this.slots + (<usize>slot << 4);
-    }
-    return at;
-  }
-
-  private grow(): void {
-    const old = this.slots;
-    const oldSlots = this.mask + 1;
-    this.slots = zeroed(<usize>(oldSlots << 1) << 4);
-    this.mask = (oldSlots << 1) - 1;
-    for (let k: u32 = 0; k < oldSlots; k++) {
-      const from = old + (<usize>k << 4);
-      if (load<i32>(from, 8) != 0) memory.copy(this.slot(load<u64>(from)), from, 16);
-    }
-  }
-}
-
-/** Pairs of 32-bit integers numbered 0, 1, 2, … in first-seen order (as launch-sites.ts numbered them). */
-class Pairs {
-  private readonly ids: Table64 = new Table64();
-  size: i32 = 0;
-
-  intern(first: i32, second: i32): i32 {
-    const key = (<u64><u32>first << 32) | <u64><u32>second;
-    const known = this.ids.get(key);
-    if (known >= 0) return known;
-    this.ids.set(key, this.size);
-    return this.size++;
-  }
-}
+// Chains and sites
 
 const chainIds = new Pairs();
 const siteIds = new Pairs();
@@ -192,8 +107,16 @@ let siteChainsBytes: usize = 1024 << 2;
 let siteTokens: usize = zeroed(1024 << 3);
 let siteTokensBytes: usize = 1024 << 3;
 
+/** Per op id: the parent chain it was last seen under and its chain + 1 (an op mostly recurs under one parent). */
+const lastChainOfOp = new Block(1024 << 3);
+
 function chainOf(parent: i32, op: i32): i32 {
+  const cacheAt = lastChainOfOp.fit((<usize>op + 1) << 3) + (<usize>op << 3);
+  const cached = load<i32>(cacheAt, 4);
+  if (cached != 0 && load<i32>(cacheAt) == parent) return cached - 1;
   const id = chainIds.intern(parent + 1, op);
+  store<i32>(cacheAt, parent);
+  store<i32>(cacheAt, id + 1, 4);
   const at = <usize>id << 3;
   if (at >= chainNodesBytes) {
     chainNodes = grown(chainNodes, chainNodesBytes, chainNodesBytes << 1);

@@ -24,9 +24,9 @@
 
 const TAPE: usize = 65536;
 /** f64 slots per record (see the S_* offsets; tape.ts reads them). */
-const REC: i32 = 30;
+const REC: i32 = 31;
 /** Records one scan writes at most (the tape and the bracket stack fit below NAME_TABLE). */
-const MAX_RECS: i32 = 4000;
+const MAX_RECS: i32 = 3800;
 /** Interned names: a hash table of NAME_SLOTS entries (hash, offset, length, id + 1), their bytes in ARENA. */
 const NAME_TABLE: usize = 1048576;
 const NAME_SLOTS: u32 = 16384;
@@ -66,6 +66,11 @@ const S_SHAPE_SET = 27;
 const S_NAME_ID = 28;
 /** A GPU or API event's launch site as the cpu_ops read so far give it (kineto-ops.ts siteOfEvent; -1 none). */
 const S_SITE = 29;
+/**
+ * What the summing made of a kernel or API record (kineto-sums.ts): its kernel sum or API name
+ * index, when summed there (the importer then only does what it has more to do); -1 when not.
+ */
+const S_SUM = 30;
 
 // Categories, as categories.ts numbers them.
 const CAT_PENDING = -1;
@@ -93,6 +98,15 @@ declare function opsCpuOp(nameStart: i32, nameEnd: i32, nameId: i32, hasTs: i32,
 // @ts-ignore: decorator
 @external('ops', 'siteOfEvent')
 declare function opsSiteOfEvent(externalId: f64, correlation: f64): i32;
+// @ts-ignore: decorator
+@external('ops', 'gpuKernel')
+declare function opsGpuKernel(nameStart: i32, nameEnd: i32, nameId: i32, hasTs: i32, hasDur: i32, tsUs: f64, tsFrac: f64, durNs: f64, device: f64, correlation: f64, site: i32, g0: f64, g1: f64, g2: f64, b0: f64, b1: f64, b2: f64): i32;
+// @ts-ignore: decorator
+@external('ops', 'apiCall')
+declare function opsApiCall(nameStart: i32, nameEnd: i32, nameId: i32, category: i32, hasTs: i32, hasDur: i32, tsUs: f64, tsFrac: f64, durNs: f64): i32;
+// @ts-ignore: decorator
+@external('ops', 'framed')
+declare function opsFramed(us: f64): f64;
 // @ts-ignore: decorator
 @external('ops', 'recordRow')
 declare function opsRecordRow(kind: i32, name: i32, tsUs: f64, tsFrac: f64, durNs: f64, device: f64, lane: f64): void;
@@ -988,6 +1002,100 @@ function sumCpuOp(nameStart: i32, id: i32): void {
   );
 }
 
+/** Keeps the event just read as a record of the tape, for the importer. */
+function writeRecord(p: i32, end: i32, id: i32, site: i32, sum: i32): void {
+  put(S_NAME_ID, <f64>id);
+  put(S_CATEGORY, <f64>category);
+  put(S_START, <f64>p);
+  put(S_END, <f64>end);
+  put(S_SITE, <f64>site);
+  put(S_SUM, <f64>sum);
+  records++;
+}
+
+// @ts-ignore: decorator
+@inline function slot(s: i32): f64 {
+  return load<f64>(rec + (<usize>s << 3));
+}
+
+/**
+ * The event just read (of a wanted category), where the tape sums: a cpu_op, a kernel, an API call
+ * summed in the summing module (kineto-ops.ts, kineto-sums.ts), the rest kept as records for the
+ * importer, which sums them after the scan. True when the scan must stop after it, as the importer
+ * must sum it before the next event is summed here: an event the summing left to it, a memcpy or
+ * memset (their op log rows are the importer's), an annotation (its range is a row of the trace
+ * record, and it tells a generation phase, whose order matters), a GPU event whose name the tape
+ * did not number (its row of the trace record, which only the importer can name).
+ */
+function sumEvent(p: i32, end: i32, nameStart: i32, id: i32): bool {
+  // Events that are not complete (ph X) are nothing to the summary (trace-summary.ts use()).
+  const complete = slot(S_PH) == 88;
+  if (category == CAT_CPU_OP) {
+    if (complete) sumCpuOp(nameStart, id);
+    return false;
+  }
+  if (category == CAT_PYTHON) {
+    // A frame the importer counts (trace-summary.ts pythonFrame()) tells the summing now, before the
+    // events after it are summed: Python stacks are in the trace, and the host clock's base.
+    if (complete && slot(S_HAS_TS) == 1 && slot(S_HAS_DUR) == 1 && nameStart >= 0 && slot(S_DUR_US) * 1000 + slot(S_DUR_FRAC) >= 0) opsFramed(slot(S_TS_US));
+    writeRecord(p, end, id, -1, -1);
+    return false;
+  }
+  if (category == CAT_CPU_ANNOTATION || category == CAT_GPU_ANNOTATION) {
+    writeRecord(p, end, id, -1, -1);
+    return true;
+  }
+  if (!complete) return false;
+  const site = category <= CAT_DRIVER ? opsSiteOfEvent(slot(S_EXTERNAL_ID), slot(S_CORRELATION)) : -1;
+  if (category == CAT_MEMCPY || category == CAT_MEMSET) {
+    recordGpuEvent(nameStart, id);
+    writeRecord(p, end, id, site, -1);
+    return true;
+  }
+  const durNs = slot(S_DUR_US) * 1000 + slot(S_DUR_FRAC);
+  if (category == CAT_KERNEL) {
+    if (!recordGpuEvent(nameStart, id)) {
+      writeRecord(p, end, id, site, -1);
+      return true;
+    }
+    const device = slot(S_DEVICE);
+    const pid = slot(S_PID);
+    const code = opsGpuKernel(
+      nameStart,
+      <i32>slot(S_NAME_END),
+      nameStart < 0 ? -1 : id,
+      <i32>slot(S_HAS_TS),
+      <i32>slot(S_HAS_DUR),
+      slot(S_TS_US),
+      slot(S_TS_FRAC),
+      durNs,
+      isInteger(device) ? device : isInteger(pid) ? pid : -1,
+      slot(S_CORRELATION),
+      site,
+      slot(S_SHAPE),
+      slot(S_SHAPE + 1),
+      slot(S_SHAPE + 2),
+      slot(S_SHAPE + 3),
+      slot(S_SHAPE + 4),
+      slot(S_SHAPE + 5),
+    );
+    if (code < 0) {
+      writeRecord(p, end, id, site, -1);
+      return true;
+    }
+    if ((code & 1) != 0) writeRecord(p, end, id, site, code >> 1);
+    return false;
+  }
+  // A runtime or driver call.
+  const code = opsApiCall(nameStart, <i32>slot(S_NAME_END), nameStart < 0 ? -1 : id, category, <i32>slot(S_HAS_TS), <i32>slot(S_HAS_DUR), slot(S_TS_US), slot(S_TS_FRAC), durNs);
+  if (code < 0) {
+    writeRecord(p, end, id, site, -1);
+    return true;
+  }
+  if ((code & 1) != 0) writeRecord(p, end, id, site, code >> 1);
+  return false;
+}
+
 export function scan(from: i32, length: i32): i32 {
   n = length;
   records = 0;
@@ -1002,28 +1110,12 @@ export function scan(from: i32, length: i32): i32 {
     if (category > CAT_SKIP) {
       const nameStart = <i32>load<f64>(rec + (<usize>S_NAME_START << 3));
       const id = nameStart < 0 ? -1 : nameId(nameStart, <i32>load<f64>(rec + (<usize>S_NAME_END << 3)));
-      if (summingCpuOps && category == CAT_CPU_OP) {
-        // A cpu_op that is not a complete event is nothing to the summary (trace-summary.ts use()).
-        if (load<f64>(rec + (<usize>S_PH << 3)) == 88) sumCpuOp(nameStart, id);
-      } else {
-        put(S_NAME_ID, <f64>id);
-        put(S_CATEGORY, <f64>category);
-        put(S_START, <f64>p);
-        put(S_END, <f64>end);
-        put(S_SITE, summingCpuOps && category >= CAT_KERNEL && category <= CAT_DRIVER ? <f64>opsSiteOfEvent(load<f64>(rec + (<usize>S_EXTERNAL_ID << 3)), load<f64>(rec + (<usize>S_CORRELATION << 3))) : -1);
-        records++;
-        // The importer sums this record after the scan, and the events after it are summed here
-        // before then. It must see first: an annotation (its range is a row of the trace record, and
-        // it tells a generation phase, whose order matters), and a GPU event whose name the tape did
-        // not number (its row, which only the importer can name).
-        if (
-          summingCpuOps &&
-          (category == CAT_CPU_ANNOTATION || category == CAT_GPU_ANNOTATION || (category >= CAT_KERNEL && category <= CAT_MEMSET && !recordGpuEvent(nameStart, id)))
-        ) {
+      if (summingCpuOps) {
+        if (sumEvent(p, end, nameStart, id)) {
           stopKind = AFTER_EVENT;
           return end;
         }
-      }
+      } else writeRecord(p, end, id, -1, -1);
     }
     // `,` and the next event's `{`; anything else (or the chunk's end) is the caller's.
     let q = ws(end);

@@ -5,11 +5,10 @@
  * host events' cap and a kernel's link to the op before it. Expected values are worked out by hand
  * from the events below.
  */
-import { Readable } from 'node:stream';
 import { runImporter } from '../../src/ingest/common/importer.js';
-import type { InputFile } from '../../src/ingest/common/input-file.js';
 import kinetoJson from '../../src/ingest/formats/kineto-json.js';
 import { TraceEvents } from '../../src/model/trace-events.js';
+import { chunkedInput } from './chunked-input.js';
 
 const KERNEL = 'void gemm_kernel<128>(float*)';
 const events = [
@@ -28,27 +27,7 @@ const events = [
 const text = `{"traceEvents": [\n  ${events.join(',\n  ')}\n]}`;
 
 /** The trace as an input read `sizes` bytes at a time (cycling), the buffer overwritten after each. */
-function chunked(sizes: number[]): InputFile {
-  const bytes = Buffer.from(text);
-  return {
-    path: 'op-rows.json',
-    head: text,
-    gzip: false,
-    sizeBytes: bytes.length,
-    text: async () => text,
-    stream: () => Readable.from([bytes]),
-    chunks: async function* () {
-      const buffer = Buffer.alloc(Math.max(...sizes));
-      for (let at = 0, i = 0; at < bytes.length; ) {
-        const n = Math.min(sizes[i++ % sizes.length]!, bytes.length - at);
-        bytes.copy(buffer, 0, at, at + n);
-        at += n;
-        yield buffer.subarray(0, n);
-        buffer.fill(0x55, 0, n);
-      }
-    },
-  } as unknown as InputFile;
-}
+const chunked = (sizes: number[]) => chunkedInput('op-rows.json', text, sizes);
 
 describe('cpu_ops summed beside the tape, in the file order of the other events', () => {
   it('the trace record starts its clock at the first event recorded and keeps every event in file order', async () => {
@@ -93,7 +72,7 @@ describe('the External id → site table of the cpu_op summing', () => {
     const kernel = (name: string, id: number, ts: number): string =>
       `{"ph": "X", "cat": "kernel", "name": "${name}", "pid": 0, "tid": 7, "ts": ${ts}, "dur": 2, "args": {"External id": ${id}, "correlation": ${ts}, "device": 0}}`;
     const text = `{"traceEvents": [${[...ops, kernel('late_site', 69_999, 900_000), kernel('early_site', 5, 900_010), kernel('far_id', 1_000_000_000, 900_020)].join(',\n')}]}`;
-    const capture = await runImporter(kinetoJson, { ...chunked([1 << 20]), sizeBytes: text.length, chunks: async function* () { yield Buffer.from(text); } } as unknown as InputFile);
+    const capture = await runImporter(kinetoJson, chunkedInput('op-rows.json', text, [1 << 22]));
     const byName = new Map(capture.kernels.map((k) => [k.name, k]));
     expect(byName.get('late_site')).toMatchObject({ launchedBy: 'aten::mm', tokens: 70_000 });
     expect(byName.get('early_site')).toMatchObject({ launchedBy: 'aten::mm', tokens: 6 });

@@ -54,8 +54,8 @@ export interface ScanSink {
    */
   taped?(records: Float64Array, count: number, bytes: Buffer, base: number): void;
   /**
-   * With taped(): the cpu_op summing the tape hands cpu_op events to as it reads them (tape.ts
-   * TapeOps); they then never reach taped().
+   * With taped(): the summing the tape hands cpu_ops, kernels and API calls to as it reads them
+   * (tape.ts TapeOps); they then reach taped() only where the sink has more to do with them.
    */
   readonly tapeOps?: TapeOps;
 }

@@ -223,7 +223,8 @@ export class TraceScanner {
     for (;;) {
       const stop = tape.scan(i);
       const count = tape.count;
-      if (count !== 0) this.sink.taped!(tape.records, count, chunk, this.base);
+      // Called when no record was written too: the scan may have summed events the sink must take in.
+      this.sink.taped!(tape.records, count, chunk, this.base);
       if (tape.stoppedAfterEvent) {
         this.state = ARRAY_AFTER;
         return stop;

@@ -11,11 +11,13 @@
  * the scan is over, the chains and sites the module numbered. A kernel's site comes with its record
  * (tape.ts S_SITE), looked up as the trace gives it at that point of the file.
  *
+ * The same module sums the kernels and the API calls (wasm/kineto-sums.ts): this class is its face
+ * to the importer too (the kernel and API names' entries, a kernel's attribution, the op log's rows).
+ *
  * Memory stays bounded on multi-GB traces: per op only a small site number is kept, by External id;
  * the distinct sites (chain, tokens) are few. Per kernel, time is summed by site as kernels are read.
  */
 import { TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
-import { KeyTimes } from './key-times.js';
 import { OPS_WASM_BASE64, OPS_WASM_PAGES } from './tape-wasm.js';
 import { instantiate, OPS_MEMORIES, wasm, type WasmMemory } from './wasm-runtime.js';
 import {
@@ -99,18 +101,48 @@ export class OpName {
   ) {}
 }
 
-/** Time of one kernel (name, device) per launch site; kept on the kernel's running sums. */
-export type SiteTimes = KeyTimes;
-
 export interface Attribution {
   launchedBy: string;
   launchedByShare: number;
   tokens?: number;
 }
 
-/** wasm/kineto-ops.ts's exports. */
-interface OpsExports {
+/** wasm/kineto-ops.ts's exports (and kineto-sums.ts's, compiled into the same module). */
+export interface OpsExports {
   init(gpuCap: number, hostCap: number): void;
+  gpuKernel(...args: number[]): number;
+  apiCall(...args: number[]): number;
+  framed(us: number): number;
+  setGpuBase(us: number): void;
+  hostBase(us: number): number;
+  setCapturing(): void;
+  seeCategory(category: number): void;
+  categoriesSeen(): number;
+  categorySeenAt(k: number): number;
+  launchesBeforeFrameCount(): number;
+  attributedCount(): number;
+  unlinkedCount(): number;
+  sumKernel(k: number, device: number, durNs: number, site: number, g0: number, g1: number, g2: number, b0: number, b1: number, b2: number): number;
+  kernelSumCount(): number;
+  sumName(s: number): number;
+  sumDevice(s: number): number;
+  sumTotalNs(s: number): number;
+  sumInstances(s: number): number;
+  sumMinNs(s: number): number;
+  sumMaxNs(s: number): number;
+  bestShape(s: number): number;
+  shapeDim(e: number, k: number): number;
+  siteFirst(s: number): number;
+  siteNext(e: number): number;
+  siteKey(e: number): number;
+  siteNs(e: number): number;
+  siteReplayed(s: number, site: number, ns: number): void;
+  opRowsAt(): number;
+  opRowsWritten(): number;
+  opRowsTaken(): void;
+  sumApi(k: number, durNs: number): void;
+  apiTotalNs(k: number): number;
+  apiCalls(k: number): number;
   cpuOp(...args: number[]): void;
   siteOfEvent(externalId: number, correlation: number): number;
   recordRow(kind: number, name: number, tsUs: number, tsFrac: number, durNs: number, device: number, lane: number): void;
@@ -161,25 +193,25 @@ export class LaunchSites implements TapeOps {
   private readonly refNames: string[] = [UNNAMED];
   private readonly refOps: Array<OpName | undefined> = [undefined];
   /**
-   * Kernel launches linked to an op (graph replays tied to their capture's launches included), and
-   * the others: no External id (CUDA graph replays), an old trace's correlation-as-id, or an op not
-   * read before the kernel (PyTorch writes ops first).
-   */
-  attributed = 0;
-  unlinked = 0;
-
-  /**
-   * `opEntry`: the importer's op name for a name range of `bytes` (its tape id, -1 when none), made
-   * with opName() when new; `caps`: the trace record's caps (trace-events.ts).
+   * `entries`: the importer's entry for a name range of `bytes` (its tape id, -1 when none), made
+   * when new: an op's OpName (opName()), a kernel name's and an API name's number as
+   * wasm/kineto-sums.ts packs them (kernelEntry(), apiEntry()); `caps`: the trace record's caps
+   * (trace-events.ts).
    */
   constructor(
-    opEntry: (bytes: Buffer, start: number, end: number, id: number) => OpName,
+    entries: {
+      op: (bytes: Buffer, start: number, end: number, id: number) => OpName;
+      kernel: (bytes: Buffer, start: number, end: number, id: number) => number;
+      api: (bytes: Buffer, start: number, end: number, id: number) => number;
+    },
     private readonly caps: { gpu: number; host: number },
     private readonly outermostMatmul?: OutermostMatmul,
   ) {
     compiled ??= new wasm.Module(Buffer.from(OPS_WASM_BASE64, 'base64'));
     const env = {
-      opEntry: (start: number, end: number, id: number): number => opEntry(this.bytes, start, end, id).k,
+      opEntry: (start: number, end: number, id: number): number => entries.op(this.bytes, start, end, id).k,
+      kernelEntry: (start: number, end: number, id: number): number => entries.kernel(this.bytes, start, end, id),
+      apiEntry: (start: number, end: number, id: number): number => entries.api(this.bytes, start, end, id),
       opOf: (k: number): number => this.refOps[k]!.id * 2 + (this.refOps[k]!.matmul ? 1 : 0),
       matmulTokens: (k: number, dimsStart: number, dimsEnd: number, inherited: number, startNs: number): number =>
         this.matmulTokens(this.refNames[k]!, dimsStart < 0 ? undefined : this.bytes.toString('utf8', dimsStart, dimsEnd), inherited, startNs),
@@ -196,6 +228,24 @@ export class LaunchSites implements TapeOps {
 
   get unordered(): number {
     return this.exports.unorderedCount();
+  }
+
+  /**
+   * Kernel launches linked to an op (graph replays tied to their capture's launches included), and
+   * the others: no External id (CUDA graph replays), an old trace's correlation-as-id, or an op not
+   * read before the kernel (PyTorch writes ops first).
+   */
+  get attributed(): number {
+    return this.exports.attributedCount();
+  }
+
+  get unlinked(): number {
+    return this.exports.unlinkedCount();
+  }
+
+  /** The module's memory as it is now (it grows: views are made for each use). */
+  get buffer(): ArrayBuffer {
+    return this.memory.buffer;
   }
 
   /** An op's name as interned once per distinct name bytes (by the importer's NameCache): its OpName. */
@@ -300,41 +350,20 @@ export class LaunchSites implements TapeOps {
     return this.exports.siteOfEvent(externalId, correlation);
   }
 
-  /** Add one kernel launch's time to its site (-1: none); returns false when the launch links to no op. */
-  kernel(times: SiteTimes, site: number, durNs: number): boolean {
-    // Both counts updated on either way, so that the first launch of the other kind does not send
-    // the caller's optimized code back to the interpreter.
-    const linked = site >= 0 ? 1 : 0;
-    this.attributed += linked;
-    this.unlinked += 1 - linked;
-    if (site >= 0) times.add(site, durNs);
-    return site >= 0;
-  }
-
-  /**
-   * A kernel counted unlinked when read (a graph replay's), now tied to the site of the launch its
-   * graph's capture made for it (graph-captures.ts).
-   */
-  replayed(times: SiteTimes, site: number, durNs: number): void {
-    if (site < 0) return;
-    this.unlinked--;
-    this.attributed++;
-    times.add(site, durNs);
-  }
-
-  /** The site with the most time, as a chain of op names, with its share and tokens. */
-  attribution(times: SiteTimes | undefined, totalNs: number): Attribution | undefined {
-    if (!times || times.size === 0) return undefined;
+  /** The site with the most time of kernel sum `s` (kineto-sums.ts), as a chain of op names, with its share and tokens. */
+  attribution(s: number, totalNs: number): Attribution | undefined {
+    const x = this.exports;
     let best = -1;
     let bestNs = -1;
-    for (let k = 0; k < times.size; k++) {
-      if (times.ns[k]! > bestNs) [best, bestNs] = [times.keys[k]!, times.ns[k]!];
+    for (let e = x.siteFirst(s); e >= 0; e = x.siteNext(e)) {
+      const ns = x.siteNs(e);
+      if (ns > bestNs) [best, bestNs] = [x.siteKey(e), ns];
     }
-    const x = this.exports;
+    if (best < 0) return undefined;
     const chain = x.siteChain(best);
     // Launches from the same chain with other token counts count towards the chain's share.
     let chainNs = 0;
-    for (let k = 0; k < times.size; k++) if (x.siteChain(times.keys[k]!) === chain) chainNs += times.ns[k]!;
+    for (let e = x.siteFirst(s); e >= 0; e = x.siteNext(e)) if (x.siteChain(x.siteKey(e)) === chain) chainNs += x.siteNs(e);
     const out: Attribution = { launchedBy: this.chainText(chain), launchedByShare: totalNs > 0 ? Math.min(1, chainNs / totalNs) : 1 };
     const tokens = x.siteTokenCount(best);
     if (tokens !== NO_TOKENS) out.tokens = tokens;

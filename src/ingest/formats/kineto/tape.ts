@@ -25,19 +25,24 @@ export interface TapeOps {
     cpuOp(...args: number[]): void;
     siteOfEvent(externalId: number, correlation: number): number;
     recordRow(...args: number[]): void;
+    gpuKernel(...args: number[]): number;
+    apiCall(...args: number[]): number;
+    framed(us: number): number;
   };
   /** The bytes its name callbacks read from, set to the chunk before each scan. */
   bytes: Buffer;
 }
 
-/** For a tape without the summing: a scan then writes cpu_op records as any other. */
+/** For a tape without the summing: a scan then writes records of every event, cpu_ops included. */
+function unsummed(): never {
+  throw new Error('kineto tape: an event was summed without the summing module');
+}
 const NO_OPS = {
-  cpuOp(): void {
-    throw new Error('kineto tape: a cpu_op was summed without the summing module');
-  },
-  recordRow(): void {
-    throw new Error('kineto tape: an event was recorded without the summing module');
-  },
+  cpuOp: unsummed,
+  recordRow: unsummed,
+  gpuKernel: unsummed,
+  apiCall: unsummed,
+  framed: unsummed,
   siteOfEvent: (): number => -1,
 };
 
@@ -72,8 +77,14 @@ export const S_NAME_ID = 28;
  * (LaunchSites.siteOfEvent; -1: none). Written by a tape that sums cpu_ops, else -1.
  */
 export const S_SITE = 29;
+/**
+ * A kernel or API record's sum in the summing module (wasm/kineto-sums.ts), when the tape summed it
+ * there: the kernel's sum, the API name's index; the importer then only does what it has more to
+ * do. -1: not summed (the importer sums it, as it does an event it reads itself).
+ */
+export const S_SUM = 30;
 /** Numbers per record (the module's recordSlots(), checked when it is instantiated). */
-export const SLOTS = 30;
+export const SLOTS = 31;
 
 /** Vector loads may read this far past a chunk's last byte. */
 const SLACK = 16;
@@ -95,9 +106,10 @@ export class EventTape {
   readonly capacity: number;
 
   /**
-   * `ops`: the cpu_op summing (launch-sites.ts): cpu_op events then go to it as they are read, in
-   * file order, and leave no record, and the trace record's rows of what the tape reads are written
-   * there as it reads them; without it cpu_ops are records as any other event.
+   * `ops`: the summing (launch-sites.ts): cpu_ops, kernels and API calls then go to it as they are
+   * read, in file order, and leave a record only where the importer has more to do with them, and
+   * the trace record's rows of what the tape reads are written there as it reads them; without it
+   * every event of a wanted category is a record.
    */
   constructor(private readonly ops?: TapeOps) {
     compiled ??= new wasm.Module(Buffer.from(TAPE_WASM_BASE64, 'base64'));

@@ -1,10 +1,12 @@
 /**
  * Folds the decoded events of a Kineto trace into per-kernel, per-memop and per-API sums, and
  * logs GPU op intervals for the timeline. Receives events from the scanner as byte ranges.
- * The cpu_ops and the trace record are summed in WebAssembly beside the tape (launch-sites.ts): the
- * tape hands them the events it reads as it reads them, so what this summary gives them (the
- * events it reads itself, and ranges) it gives in file order, and a GPU event's launch site comes
- * with its record (S_SITE).
+ * The cpu_ops, the kernels, the API calls and the trace record are summed in WebAssembly beside
+ * the tape (launch-sites.ts; wasm/kineto-ops.ts, kineto-sums.ts): the tape hands them the events it
+ * reads as it reads them, so what this summary gives them (the events it reads itself, and ranges)
+ * it gives in file order. A GPU event's launch site comes with its record (S_SITE); a kernel or API
+ * call the tape summed comes as a record only where this summary has more to do with it (S_SUM),
+ * and the op log rows of the kernels the tape summed are taken in after each scan.
  */
 import type { ImportContext } from '../../common/importer.js';
 import type { ApiStat, KernelStat, MemopStat } from '../../../model/capture.js';
@@ -25,7 +27,7 @@ import {
 import { EventFields, EventSyntaxError, INCOMPLETE, recordDurNs, recordName, recordNameStartsWith, recordNsFrom, recordShape } from './event-reader.js';
 import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
-import { LaunchSites, type OpName, type SiteTimes } from './launch-sites.js';
+import { LaunchSites, type OpName } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache, type NameEntry } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
@@ -44,6 +46,7 @@ import {
   S_PH,
   S_PID,
   S_SITE,
+  S_SUM,
   S_START,
   S_STREAM,
   S_TID,
@@ -93,6 +96,10 @@ const CAPTURE_NONE = 0;
 const CAPTURE_BEGIN = 1;
 const CAPTURE_END = 2;
 const CAPTURE_NODE = 3;
+/** An API name's number as the summing module is given it: k << API_ROLE_BITS, then launch, graph launch, capture role (wasm/kineto-sums.ts apiEntry()). */
+const API_ROLE_BITS = 4;
+/** Numbers per row of the summing module's op log rows: start, end, correlation, device, kind (wasm/kineto-sums.ts). */
+const OP_ROW_SLOTS = 5;
 
 function captureRole(name: string): number {
   if (LAUNCH_CALL.test(name) || MEM_NODE_CALL.test(name)) return CAPTURE_NODE;
@@ -110,26 +117,23 @@ const CATEGORY_LABEL: Record<number, string> = {
   [CAT_GPU_ANNOTATION]: 'gpu_user_annotation',
 };
 
-interface KernelSum {
-  totalNs: number;
-  instances: number;
-  minNs: number;
-  maxNs: number;
-  /** Launch shapes seen and the time spent in each; usually one or two. */
-  shapes: LaunchShapes;
-  /** Time by launching op (launch-sites.ts), when the trace links kernels to ops. */
-  sites: SiteTimes;
+/**
+ * A kernel (name, device) summed in WebAssembly (wasm/kineto-sums.ts), by its number there, where
+ * the importer keeps more of it: its time by Python site, and its place among a capture's replays.
+ */
+class KernelRef {
   /** Time by the Python frame that launched it (python-frames.ts), when the trace holds Python stacks. */
   python?: PythonSiteTimes;
+  constructor(readonly index: number) {}
 }
 
 interface MemopSum extends MemopStat {
   totalNs: number;
 }
 
-interface ApiSum {
-  totalNs: number;
-  calls: number;
+/** An API name: its number in the summing module (its sums are there), and what its calls are. */
+interface ApiEntry {
+  k: number;
   launch: boolean;
   graphLaunch: boolean;
   capture: number;
@@ -150,96 +154,10 @@ function memcpyKind(name: string): string {
   return 'memcpy-other';
 }
 
-/** Equal, or both absent (NaN: a trace without grid or block). */
-const sameDim = (a: number, b: number): boolean => a === b || (a !== a && b !== b);
-
-/**
- * The launch shapes (grid x,y,z then block x,y,z) of one kernel and the time spent in each, in
- * first-seen order: six dims a shape in one typed array, indexed by an open-addressing table, so
- * that a kernel event allocates nothing.
- */
-class LaunchShapes {
-  count = 0;
-  dims = new Float64Array(6);
-  ns = new Float64Array(1);
-  /** entry + 1 per slot, 0 empty; a power of two at least twice `count`. */
-  private index = new Int32Array(4);
-  /** The entry last added to: a kernel's launches mostly repeat their shape. */
-  private last = -1;
-
-  add(shape: Float64Array, ns: number): void {
-    const last = this.last;
-    if (last >= 0 && this.same(last, shape)) {
-      this.ns[last]! += ns;
-      return;
-    }
-    const index = this.index;
-    const mask = index.length - 1;
-    let slot = shapeHash(shape, 0) & mask;
-    for (; ; slot = (slot + 1) & mask) {
-      const at = index[slot]! - 1;
-      if (at < 0) break;
-      if (this.same(at, shape)) {
-        this.ns[at]! += ns;
-        this.last = at;
-        return;
-      }
-    }
-    if (this.count === this.ns.length) {
-      const dims = new Float64Array(this.count * 12);
-      dims.set(this.dims);
-      this.dims = dims;
-      const sums = new Float64Array(this.count * 2);
-      sums.set(this.ns);
-      this.ns = sums;
-    }
-    const at = this.count++;
-    this.dims.set(shape, at * 6);
-    this.ns[at] = ns;
-    index[slot] = at + 1;
-    this.last = at;
-    if (this.count * 2 > index.length) this.reindex(index.length * 2);
-  }
-
-  /** The shape with the most time (the first of equals), or -1. */
-  best(): number {
-    let best = -1;
-    for (let k = 0; k < this.count; k++) if (best < 0 || this.ns[k]! > this.ns[best]!) best = k;
-    return best;
-  }
-
-  private same(at: number, shape: Float64Array): boolean {
-    const dims = this.dims;
-    const o = at * 6;
-    return sameDim(dims[o]!, shape[0]!) && sameDim(dims[o + 1]!, shape[1]!) && sameDim(dims[o + 2]!, shape[2]!) && sameDim(dims[o + 3]!, shape[3]!) && sameDim(dims[o + 4]!, shape[4]!) && sameDim(dims[o + 5]!, shape[5]!);
-  }
-
-  private reindex(length: number): void {
-    const index = new Int32Array(length);
-    const mask = length - 1;
-    for (let at = 0; at < this.count; at++) {
-      let slot = shapeHash(this.dims, at * 6) & mask;
-      while (index[slot] !== 0) slot = (slot + 1) & mask;
-      index[slot] = at + 1;
-    }
-    this.index = index;
-  }
-}
-
-/** A hash of the six dims at `from` (NaN hashes as 0, as it compares equal to NaN). */
-function shapeHash(dims: Float64Array, from: number): number {
-  let h = 0;
-  for (let k = from; k < from + 6; k++) h = Math.imul(h ^ (dims[k]! | 0), 0x9e3779b1);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/** A kernel name's sums, by device; the last device's at hand (a trace's kernels are mostly on one). */
+/** A kernel name: its number in the summing module (its sums, by device, are there) and its timeline kind. */
 interface KernelEntry {
-  name: string;
+  k: number;
   kind: OpKind;
-  byDevice: Map<number, KernelSum>;
-  lastDevice: number;
-  last: KernelSum | undefined;
 }
 
 export class TraceSummary implements ScanSink {
@@ -253,6 +171,11 @@ export class TraceSummary implements ScanSink {
   private bytes: Buffer = Buffer.alloc(0);
   /** The event's launch shape (grid x,y,z then block x,y,z). */
   private readonly shape = new Float64Array(6);
+  /** The kernel and API names in the order numbered (their numbers in the summing module). */
+  private readonly kernelList: KernelEntry[] = [];
+  private readonly apiList: ApiEntry[] = [];
+  /** The kernel sums the importer keeps more of, by their number. */
+  private readonly kernelRefs: Array<KernelRef | undefined> = [];
   /** The GPU and API events' clock: the ts of the first timed one (NaN until then). */
   private baseUs = NaN;
   /**
@@ -261,23 +184,19 @@ export class TraceSummary implements ScanSink {
    * compiled code).
    */
   private baseOffset = NaN;
-  /** kernel name → its timeline kind, and device → sums */
-  private readonly kernels = new NameCache<KernelEntry>(decodeName, (name) => ({
-    name,
-    kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
-    byDevice: new Map(),
-    lastDevice: NaN,
-    last: undefined,
-  }));
+  /** kernel name → its number and timeline kind */
+  private readonly kernels = new NameCache<KernelEntry>(decodeName, (name) => {
+    const entry: KernelEntry = { k: this.kernelList.length, kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL };
+    this.kernelList.push(entry);
+    return entry;
+  });
   private readonly memcpys = new NameCache<MemopSum>(decodeName, (name) => ({ kind: memcpyKind(name), name, totalNs: 0, count: 0 }));
   private readonly memsets = new NameCache<MemopSum>(decodeName, (name) => ({ kind: 'memset', name, totalNs: 0, count: 0 }));
-  private readonly api = new NameCache<ApiSum>(decodeName, (name) => ({
-    totalNs: 0,
-    calls: 0,
-    launch: LAUNCH_CALL.test(name),
-    graphLaunch: GRAPH_LAUNCH_CALL.test(name),
-    capture: captureRole(name),
-  }));
+  private readonly api = new NameCache<ApiEntry>(decodeName, (name) => {
+    const entry: ApiEntry = { k: this.apiList.length, launch: LAUNCH_CALL.test(name), graphLaunch: GRAPH_LAUNCH_CALL.test(name), capture: captureRole(name) };
+    this.apiList.push(entry);
+    return entry;
+  });
   readonly ops: OpLog;
   /**
    * The events as read, for the clean trace profile-gate writes (bounded): kept by the cpu_op
@@ -289,9 +208,19 @@ export class TraceSummary implements ScanSink {
   /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
   readonly generation = new GenerationFacts();
   private readonly cpuOpNames: NameCache<OpName> = new NameCache<OpName>(decodeName, (name) => this.launchSites.opName(name));
-  /** The cpu_op summing (in WebAssembly): the tape hands it the cpu_ops it reads. */
+  /** The summing in WebAssembly: the tape hands it the cpu_ops, kernels and API calls it reads. */
   readonly launchSites: LaunchSites = new LaunchSites(
-    (bytes, start, end, id) => this.cpuOpNames.getById(id, bytes, start, end).value,
+    {
+      op: (bytes, start, end, id) => this.cpuOpNames.getById(id, bytes, start, end).value,
+      kernel: (bytes, start, end, id) => {
+        const entry = this.kernels.getById(id, bytes, start, end).value;
+        return (entry.k << 1) | (entry.kind === OP_COLLECTIVE ? 1 : 0);
+      },
+      api: (bytes, start, end, id) => {
+        const entry = this.api.getById(id, bytes, start, end).value;
+        return (entry.k << API_ROLE_BITS) | (entry.launch ? 1 : 0) | (entry.graphLaunch ? 2 : 0) | (entry.capture << 2);
+      },
+    },
     { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP },
     (op, rows, startNs) => this.generation.matmul(op, rows, startNs),
   );
@@ -303,15 +232,14 @@ export class TraceSummary implements ScanSink {
    * that a Python event whose name was seen before is told without reading its bytes again.
    */
   private builtInById = new Uint8Array(1024);
-  /** Python frames and launch calls share this origin (both are CPU-side times). */
-  private hostBaseUs: number | undefined;
   readonly graphCorrelations = new Set<number>();
   /** Graph captures in the trace, and the GPU events without an op kept to match their replays. */
-  private readonly graphs = new GraphCaptures<KernelSum | MemopSum>();
+  private readonly graphs = new GraphCaptures<KernelRef | MemopSum>();
   /** How replays were tied to captures; set by finish(). */
   replays: ReplayReading | undefined;
+  /** The categories summed, in the order first seen (the summing module keeps the order; set by finish()). */
   readonly categories = new Set<string>();
-  /** Categories already in `categories`, by number: one byte read per event instead of a set insert. */
+  /** Categories the summing module was told of, by number: one byte read per event instead of a call. */
   private readonly categorySeen = new Uint8Array(16);
   readonly members = new Map<string, unknown>();
   private readonly cpuSteps = new Map<string, StepWindow>();
@@ -348,6 +276,7 @@ export class TraceSummary implements ScanSink {
     f.write(this.one, 0);
     // A GPU or API event's site as the cpu_ops read so far give it (the tape writes it into its own records).
     this.one[S_SITE] = this.launchSites.siteOfEvent(this.one[S_EXTERNAL_ID]!, this.one[S_CORRELATION]!);
+    this.one[S_SUM] = -1;
     this.bytes = f.buffer;
     // An event whose category the scanner could not tell was read with its `cat`.
     if (category === CAT_UNKNOWN) category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
@@ -358,6 +287,8 @@ export class TraceSummary implements ScanSink {
   }
 
   taped(records: Float64Array, count: number, bytes: Buffer, base: number): void {
+    // The op log's rows of the kernels the scan summed come before the events it left here.
+    this.takeOpRows();
     this.bytes = bytes;
     for (let at = 0, end = count * SLOTS; at < end; at += SLOTS) this.use(records, at, records[at + S_CATEGORY]!, base + records[at + S_START]!);
   }
@@ -365,6 +296,9 @@ export class TraceSummary implements ScanSink {
   /** One event; `category` as read (CAT_SKIP, or CAT_UNKNOWN from the tape, which reads no `cat`: none). */
   private use(r: Float64Array, at: number, category: number, offset: number): void {
     if (category === CAT_SKIP || category === CAT_UNKNOWN || r[at + S_PH] !== PH_COMPLETE) return;
+    // A kernel or API call the tape summed, its checks passed: what is left of it is here.
+    const summed = r[at + S_SUM]!;
+    if (summed >= 0) return category === CAT_KERNEL ? this.kernel(r, at, summed) : this.apiCall(r, at, summed);
     // Only a cpu_op this summary read itself comes here: the tape sums the others as it reads them.
     if (category === CAT_CPU_OP) return this.launchSites.op(r, at, this.bytes);
     if (category === CAT_PYTHON) return this.pythonFrame(r, at);
@@ -383,6 +317,7 @@ export class TraceSummary implements ScanSink {
     if (Number.isNaN(this.baseUs)) {
       this.baseUs = r[at + S_TS_US]!;
       this.baseOffset = offset;
+      this.launchSites.exports.setGpuBase(this.baseUs);
     }
     const startNs = recordNsFrom(r, at, this.baseUs);
     // One bogus timestamp would stretch the window past what a double counts exactly: refused here,
@@ -392,19 +327,19 @@ export class TraceSummary implements ScanSink {
     }
     if (this.categorySeen[category] === 0) {
       this.categorySeen[category] = 1;
-      this.categories.add(CATEGORY_LABEL[category]!);
+      this.launchSites.exports.seeCategory(category);
     }
     // The handlers read the event's start and duration again from its record rather than take them:
     // a double passed to a call that is not inlined is boxed, an allocation per event.
     switch (category) {
       case CAT_KERNEL:
-        return this.kernel(r, at);
+        return this.kernel(r, at, -1);
       case CAT_MEMCPY:
       case CAT_MEMSET:
         return this.memop(r, at, category === CAT_MEMSET);
       case CAT_RUNTIME:
       case CAT_DRIVER:
-        return this.apiCall(r, at);
+        return this.apiCall(r, at, -1);
       default:
         return this.step(r, at, category === CAT_GPU_ANNOTATION);
     }
@@ -447,35 +382,33 @@ export class TraceSummary implements ScanSink {
     return start < 0 ? cache.get(NO_NAME, 0, NO_NAME.length) : cache.getById(r[at + S_NAME_ID]!, this.bytes, start, r[at + S_NAME_END]!);
   }
 
-  private kernel(r: Float64Array, at: number): void {
+  /**
+   * A kernel: summed (wasm/kineto-sums.ts sumKernel()), with its row of the op log and of the trace
+   * record, unless the tape summed it (`summed`: its sum, -1 when not); then what the importer keeps
+   * of it (its Python site, its place in a capture's replays).
+   */
+  private kernel(r: Float64Array, at: number, summed: number): void {
     const startNs = recordNsFrom(r, at, this.baseUs);
     const dur = recordDurNs(r, at);
     const device = this.deviceOf(r, at);
     const correlation = r[at + S_CORRELATION]!;
-    const named = this.named(r, at, this.kernels);
-    const entry = named.value;
-    let sum = entry.last;
-    if (sum === undefined || !Object.is(device, entry.lastDevice)) {
-      sum = entry.byDevice.get(device);
-      if (!sum) entry.byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: new LaunchShapes(), sites: new KeyTimes() }));
-      entry.last = sum;
-      entry.lastDevice = device;
+    const site = r[at + S_SITE]!;
+    let s = summed;
+    if (s < 0) {
+      const named = this.named(r, at, this.kernels);
+      const shape = this.shape;
+      recordShape(r, at, shape);
+      s = this.launchSites.exports.sumKernel(named.value.k, device, dur, site, shape[0]!, shape[1]!, shape[2]!, shape[3]!, shape[4]!, shape[5]!);
+      this.ops.push(startNs, startNs + dur, device, correlation, named.value.kind);
+      this.record(r, at, RECORD_KERNEL, named, dur, device, recordLane(r, at));
     }
-    sum.totalNs += dur;
-    sum.instances++;
-    if (dur < sum.minNs) sum.minNs = dur;
-    if (dur > sum.maxNs) sum.maxNs = dur;
-    const shape = this.shape;
-    recordShape(r, at, shape);
-    if (!Number.isNaN(shape[0]) || !Number.isNaN(shape[3])) sum.shapes.add(shape, dur);
-    const linked = this.launchSites.kernel(sum.sites, r[at + S_SITE]!, dur);
     const capturing = this.graphs.active;
+    if (!capturing && !this.python.active) return;
+    const ref = (this.kernelRefs[s] ??= new KernelRef(s));
     // A kernel without an op may be a graph replay's: kept until its capture can be matched.
-    const kept = !linked && capturing && this.graphs.defer(sum, correlation, streamKey(device, this.laneOf(r, at)), startNs, dur);
-    if (!kept && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), correlation, dur);
+    const kept = site < 0 && capturing && this.graphs.defer(ref, correlation, streamKey(device, this.laneOf(r, at)), startNs, dur);
+    if (!kept && this.python.active) this.python.kernel((ref.python ??= new KeyTimes()), correlation, dur);
     if (capturing) this.graphs.gpuEvent(correlation);
-    this.ops.push(startNs, startNs + dur, device, correlation, entry.kind);
-    this.record(r, at, RECORD_KERNEL, named, dur, device, recordLane(r, at));
   }
 
   /**
@@ -495,7 +428,8 @@ export class TraceSummary implements ScanSink {
     if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0) return;
     const durNs = recordDurNs(r, at);
     if (durNs < 0) return;
-    const start = this.hostNs(r, at);
+    // Python stacks are in the trace: the summing module sends the importer its launches from now on.
+    const start = recordNsFrom(r, at, this.launchSites.exports.framed(r[at + S_TS_US]!));
     const id = r[at + S_NAME_ID]!;
     const frame = this.isBuiltIn(r, at, id) ? SKIPPED_FRAME : this.pythonNames.getById(id, this.bytes, nameStart, r[at + S_NAME_END]!).value;
     if (!this.python.frame(r[at + S_PID]!, r[at + S_TID]!, start, start + durNs, frame)) {
@@ -520,8 +454,7 @@ export class TraceSummary implements ScanSink {
 
   /** The event's start on the host clock, which Python frames and launch calls share (both are CPU-side times). */
   private hostNs(r: Float64Array, at: number): number {
-    this.hostBaseUs ??= r[at + S_TS_US]!;
-    return recordNsFrom(r, at, this.hostBaseUs);
+    return recordNsFrom(r, at, this.launchSites.exports.hostBase(r[at + S_TS_US]!));
   }
 
   private memop(r: Float64Array, at: number, memset: boolean): void {
@@ -545,12 +478,15 @@ export class TraceSummary implements ScanSink {
     this.record(r, at, memset ? RECORD_MEMSET : RECORD_MEMCPY, named, durNs, device, recordLane(r, at));
   }
 
-  private apiCall(r: Float64Array, at: number): void {
+  /** An API call: summed (wasm/kineto-sums.ts sumApi()) unless the tape summed it (`summed`: its name's number, -1 when not); then what it is to launches and captures. */
+  private apiCall(r: Float64Array, at: number, summed: number): void {
     const startNs = recordNsFrom(r, at, this.baseUs);
     const durNs = recordDurNs(r, at);
-    const sum = this.named(r, at, this.api).value;
-    sum.totalNs += durNs;
-    sum.calls++;
+    let sum: ApiEntry;
+    if (summed < 0) {
+      sum = this.named(r, at, this.api).value;
+      this.launchSites.exports.sumApi(sum.k, durNs);
+    } else sum = this.apiList[summed]!;
     if (!sum.launch && !sum.graphLaunch && sum.capture === CAPTURE_NONE) return;
     const pid = r[at + S_PID]!;
     const tid = r[at + S_TID]!;
@@ -563,7 +499,10 @@ export class TraceSummary implements ScanSink {
     if (sum.capture === CAPTURE_NONE) return;
     const ns = this.hostNs(r, at);
     if (sum.capture === CAPTURE_NODE) this.graphs.launch(pid, tid, ns, correlation, r[at + S_SITE]!, code);
-    else if (sum.capture === CAPTURE_BEGIN) this.graphs.begin(pid, tid, ns, startNs);
+    else if (sum.capture === CAPTURE_BEGIN) {
+      this.graphs.begin(pid, tid, ns, startNs);
+      this.launchSites.exports.setCapturing();
+    }
     else this.graphs.end(pid, tid, ns, startNs + durNs);
   }
 
@@ -585,20 +524,40 @@ export class TraceSummary implements ScanSink {
 
   /** Call after the last event: settles what was waiting for events that never came. */
   finish(): void {
+    this.takeOpRows();
+    const x = this.launchSites.exports;
     this.replays = this.graphs.finish(
       (correlation) => this.graphCorrelations.has(correlation),
       (sum, opSite, pythonCode, durNs) => {
-        if (!('instances' in sum)) return; // a memcpy or memset node: no sites
-        this.launchSites.replayed(sum.sites, opSite, durNs);
+        if (!(sum instanceof KernelRef)) return; // a memcpy or memset node: no sites
+        x.siteReplayed(sum.index, opSite, durNs);
         if (this.python.active) this.python.replayed((sum.python ??= new KeyTimes()), pythonCode, durNs);
       },
       (sum, correlation, durNs) => {
-        if ('instances' in sum && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), correlation, durNs);
+        if (sum instanceof KernelRef && this.python.active) this.python.kernel((sum.python ??= new KeyTimes()), correlation, durNs);
       },
     );
     this.python.finish();
+    this.python.launchesBeforeFrames += x.launchesBeforeFrameCount();
+    for (let k = 0; k < x.categoriesSeen(); k++) this.categories.add(CATEGORY_LABEL[x.categorySeenAt(k)]!);
     const caches = [this.kernels, this.memcpys, this.memsets];
     this.trace = this.launchSites.traceRecord((kind, id) => caches[kind]!.nameById(id));
+  }
+
+  /**
+   * The op log's rows the summing module wrote for the kernels the tape summed since the last call,
+   * moved into the op log in their order (the file's).
+   */
+  private takeOpRows(): void {
+    const x = this.launchSites.exports;
+    const count = x.opRowsWritten();
+    if (count === 0) return;
+    const rows = new Float64Array(this.launchSites.buffer, x.opRowsAt(), count * OP_ROW_SLOTS);
+    const ops = this.ops;
+    for (let at = 0, end = count * OP_ROW_SLOTS; at < end; at += OP_ROW_SLOTS) {
+      ops.push(rows[at]!, rows[at + 1]!, rows[at + 3]!, rows[at + 2]!, rows[at + 4]! as OpKind);
+    }
+    x.opRowsTaken();
   }
 
   /** The capture is made: the summing module's memory goes back to its pool, unless the trace record views it. */
@@ -619,24 +578,30 @@ export class TraceSummary implements ScanSink {
   }
 
   kernelStats(): KernelStat[] {
+    const x = this.launchSites.exports;
+    // Each name's sums by device, in the order the devices were first seen.
+    const sumsOf: number[][] = this.kernelList.map(() => []);
+    for (let s = 0, count = x.kernelSumCount(); s < count; s++) sumsOf[x.sumName(s)]!.push(s);
     const out: KernelStat[] = [];
-    for (const { name, value: { byDevice } } of this.kernels.entries()) {
-      for (const [device, sum] of byDevice) {
-        const stat: KernelStat = { name, totalNs: sum.totalNs, instances: sum.instances, minNs: sum.minNs, maxNs: sum.maxNs };
+    for (const { name, value } of this.kernels.entries()) {
+      for (const s of sumsOf[value.k]!) {
+        const totalNs = x.sumTotalNs(s);
+        const stat: KernelStat = { name, totalNs, instances: x.sumInstances(s), minNs: x.sumMinNs(s), maxNs: x.sumMaxNs(s) };
+        const device = x.sumDevice(s);
         if (device >= 0) stat.device = device;
-        const best = sum.shapes.best();
+        const best = x.bestShape(s);
         if (best >= 0) {
-          const [gx, gy, gz, bx, by, bz] = Array.from(sum.shapes.dims.subarray(best * 6, best * 6 + 6)) as [number, number, number, number, number, number];
+          const [gx, gy, gz, bx, by, bz] = [0, 1, 2, 3, 4, 5].map((k) => x.shapeDim(best, k)) as [number, number, number, number, number, number];
           if ([gx, gy, gz].every(Number.isFinite)) stat.grid = [gx, gy, gz];
           if ([bx, by, bz].every(Number.isFinite)) stat.block = [bx, by, bz];
         }
-        const site = this.launchSites.attribution(sum.sites, sum.totalNs);
+        const site = this.launchSites.attribution(s, totalNs);
         if (site) {
           stat.launchedBy = site.launchedBy;
           stat.launchedByShare = Math.round(site.launchedByShare * 1e4) / 1e4;
           if (site.tokens !== undefined) stat.tokens = site.tokens;
         }
-        const python = this.python.sites(sum.python, sum.totalNs);
+        const python = this.python.sites(this.kernelRefs[s]?.python, totalNs);
         if (python.length) stat.pythonSites = python;
         out.push(stat);
       }
@@ -654,17 +619,19 @@ export class TraceSummary implements ScanSink {
   }
 
   apiStats(): ApiStat[] {
+    const x = this.launchSites.exports;
     return [...this.api.entries()]
-      .map(({ name, value }) => ({ name, totalNs: value.totalNs, calls: value.calls }))
+      .map(({ name, value }) => ({ name, totalNs: x.apiTotalNs(value.k), calls: x.apiCalls(value.k) }))
       .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
   }
 
   launchCounts(): { kernelLaunches: number; graphLaunches: number } {
     let kernelLaunches = 0;
     let graphLaunches = 0;
+    const x = this.launchSites.exports;
     for (const { value } of this.api.entries()) {
-      if (value.launch) kernelLaunches += value.calls;
-      if (value.graphLaunch) graphLaunches += value.calls;
+      if (value.launch) kernelLaunches += x.apiCalls(value.k);
+      if (value.graphLaunch) graphLaunches += x.apiCalls(value.k);
     }
     return { kernelLaunches, graphLaunches };
   }
