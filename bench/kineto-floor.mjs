@@ -11,7 +11,7 @@
  * part of the importer's CPU spent loading its modules (zod among them).
  *
  *   nice node bench/kineto-floor.mjs [--repeat 5] [--kineto-mb 303] [--python-mb 1024]
- *        [--held-out FILE] [--only kineto,python] [--before DIR] [--json bench/out/kineto-floor.json]
+ *        [--held-out FILE] [--only kineto,python] [--before DIR] [--before-shipped DIR] [--json bench/out/kineto-floor.json]
  *        [--no-build]
  *
  * --no-build: use the compiled tree, the bundle and the structural-index module as they are
@@ -19,6 +19,10 @@
  * without the compilers). *
  * --before DIR: also the importer of another compiled tree (an earlier commit's src, compiled as
  * bench/kineto-ingest.tsconfig.json does), in the same alternation, for a before/after.
+ * --before-shipped DIR: also an earlier commit's importer as shipped (DIR/index.js, a bundle made
+ *   as ensureBundled() makes one, from that commit's src), in the same alternation.
+ * Besides the medians, each importer's median ratio to the floor run just before it (on a host
+ * whose speed drifts from run to run, the pairs drift together).
  * --profile: after the timed runs, two more importer runs per trace under `node --cpu-prof`, the
  *   compiled tree's and the bundle's (bench/out/kineto-floor-prof/, kineto-floor-prof-shipped/),
  *   their samples summed by stage: where the time goes, as built and as shipped.
@@ -189,9 +193,9 @@ async function importer(path, build, cpu0) {
  * loaded as the CLI's and the action's entries load theirs: Node's compile cache turned on first
  * (Node 22.1 and later; the bundle's code compiled by an earlier run is read from it).
  */
-async function shippedImporter(path, cpu0) {
+async function shippedImporter(path, cpu0, bundle = bundledImporter) {
   const cache = module.enableCompileCache?.();
-  const { kineto, runImporter, openInput } = await import(pathToFileURL(bundledImporter).href);
+  const { kineto, runImporter, openInput } = await import(pathToFileURL(bundle).href);
   const status = Object.entries(module.constants?.compileCacheStatus ?? {}).find(([, value]) => value === cache?.status)?.[0];
   return { ...(await imported(kineto, runImporter, openInput, path, cpu0)), compileCache: status?.toLowerCase() ?? 'none in this Node' };
 }
@@ -215,29 +219,29 @@ async function child(kind, path, build) {
   const startedAtUs = Number(process.hrtime.bigint() / 1000n);
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const result = kind === 'floor' ? floor(path) : kind === 'jsloop' ? jsLoop(path) : kind === 'tape' ? await tapeOnly(path, build) : kind === 'stage1' ? stage1Only(path) : kind === 'shipped' ? await shippedImporter(path, cpu0) : await importer(path, build, cpu0);
+  const result = kind === 'floor' ? floor(path) : kind === 'jsloop' ? jsLoop(path) : kind === 'tape' ? await tapeOnly(path, build) : kind === 'stage1' ? stage1Only(path) : kind === 'shipped' ? await shippedImporter(path, cpu0) : kind === 'was' ? await shippedImporter(path, cpu0, join(build, 'index.js')) : await importer(path, build, cpu0);
   const cpu = process.cpuUsage(cpu0);
   process.stdout.write(JSON.stringify({ ...result, startedAtUs, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 }
 
 // ---------------------------------------------------------------------------------------------
 
-function measure(kind, path, before) {
-  const build = kind === 'before' ? before : buildDir;
+function measure(kind, path, before, beforeShipped) {
+  const build = kind === 'before' ? before : kind === 'was' ? beforeShipped : buildDir;
   const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, path, build], { maxBuffer: 1 << 20 });
   return JSON.parse(out.toString());
 }
 
 /** The stage a profiled function belongs to, by its compiled file; undefined: look at its caller. */
 function stage(url, name) {
-  if (url.startsWith('wasm://')) return 'reading events into the tape, and there the cpu_ops and the trace record (WebAssembly: wasm/kineto-tape.ts, kineto-ops.ts)';
+  if (url.startsWith('wasm://')) return 'reading events into the tape, and there the cpu_ops, kernels, API calls and the trace record (WebAssembly: wasm/kineto-tape.ts, kineto-ops.ts, kineto-sums.ts)';
   const file = url.split('/').pop();
   if (file === 'input-file.js') return 'reading the file (reads awaited by the scanner)';
-  if (file === 'tape.js') return 'reading events into the tape, and there the cpu_ops and the trace record (WebAssembly: wasm/kineto-tape.ts, kineto-ops.ts)';
+  if (file === 'tape.js') return 'reading events into the tape, and there the cpu_ops, kernels, API calls and the trace record (WebAssembly: wasm/kineto-tape.ts, kineto-ops.ts, kineto-sums.ts)';
   if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader: the record readers, and the JavaScript reader of events the tape leaves)';
   if (['json-element.js', 'json-scanner.js', 'string-end.js', 'categories.js'].includes(file)) return 'finding events and their category (kineto/json-scanner, json-element)';
   if (['trace-summary.js', 'launch-sites.js', 'name-cache.js', 'python-frames.js', 'graph-captures.js', 'trace-events.js', 'id-table.js', 'generation-facts.js', 'columns.js'].includes(file)) {
-    return 'summing kept events in JavaScript (trace-summary: kernels, copies, API calls, Python frames, names)';
+    return 'summing kept events in JavaScript (trace-summary: the op log, copies, Python frames, captures, names, the trace record columns)';
   }
   // The op log merges each device's ops as they are pushed, while the events are summed: those
   // samples go to the caller (trace-summary.js while scanning, deviceTimelines after it).
@@ -324,14 +328,17 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const fmt = (value, digits = 0) => value.toFixed(digits);
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
-function side(path, repeat, before) {
+/** The importers: the compiled tree, as shipped, and the earlier ones given. */
+const IMPORTERS = ['before', 'ours', 'was', 'shipped'];
+
+function side(path, repeat, before, beforeShipped) {
   const sizeMB = statSync(path).size / MB;
   console.log(`\n${path} (${fmt(sizeMB)} MB), alternating, ${repeat} each; load average ${load()}`);
-  const kinds = before ? ['floor', 'jsloop', 'stage1', 'tape', 'before', 'ours', 'shipped'] : ['floor', 'jsloop', 'stage1', 'tape', 'ours', 'shipped'];
+  const kinds = ['floor', 'jsloop', 'stage1', 'tape', ...(before ? ['before'] : []), 'ours', ...(beforeShipped ? ['was'] : []), 'shipped'];
   const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
   for (let r = 0; r < repeat; r++) {
     for (const kind of kinds) {
-      const run = measure(kind, path, before);
+      const run = measure(kind, path, before, beforeShipped);
       runs[kind].push(run);
       const what = kind === 'jsloop' ? `${run.quotes} quotes` : kind === 'stage1' ? `${run.positions} structural positions` : kind === 'tape' ? `${run.kernelEvents} kernel events, ${run.records} records, ${run.leftToJs} events left to JavaScript` : `${run.kernelEvents} kernel events${run.loadCpuMs === undefined ? '' : `, module loading ${fmt(run.loadCpuMs)} ms cpu`}${run.compileCache ? `, compile cache ${run.compileCache}` : ''}`;
       console.log(`   ${kind.padEnd(6)} wall ${fmt(run.wallMs)} ms, cpu ${fmt(run.cpuMs)} ms, peak RSS ${fmt(run.maxRssMB)} MB, ${what}`);
@@ -347,12 +354,18 @@ function side(path, repeat, before) {
         wallMs: median(runs[kind].map((r) => r.wallMs)),
         cpuMs: median(runs[kind].map((r) => r.cpuMs)),
         peakRssMB: Math.max(...runs[kind].map((r) => r.maxRssMB)),
-        ...(kind === 'ours' || kind === 'before' || kind === 'shipped' ? { loadCpuMs: median(runs[kind].map((r) => r.loadCpuMs)) } : {}),
+        ...(IMPORTERS.includes(kind)
+          ? {
+              loadCpuMs: median(runs[kind].map((r) => r.loadCpuMs)),
+              pairedWallRatio: median(runs[kind].map((r, k) => r.wallMs / runs.floor[k].wallMs)),
+              pairedCpuRatio: median(runs[kind].map((r, k) => r.cpuMs / runs.floor[k].cpuMs)),
+            }
+          : {}),
       },
     ]),
   );
   if (runs.tape[0].kernelEvents !== f.kernelEvents) throw new Error(`kernel events differ: byte scan ${f.kernelEvents}, tape ${runs.tape[0].kernelEvents}`);
-  for (const kind of kinds) if ((kind === 'before' || kind === 'ours' || kind === 'shipped') && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
+  for (const kind of kinds) if (IMPORTERS.includes(kind) && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
   return { path, sizeMB, ...sides, ratio: sides.ours.wallMs / sides.floor.wallMs, cpuRatio: sides.ours.cpuMs / sides.floor.cpuMs, jsLoopCpuRatio: sides.jsloop.cpuMs / sides.floor.cpuMs, tapeCpuRatio: sides.tape.cpuMs / sides.floor.cpuMs, stage1CpuRatio: sides.stage1.cpuMs / sides.floor.cpuMs, shippedCpuRatio: sides.shipped.cpuMs / sides.floor.cpuMs, runs };
 }
 
@@ -362,6 +375,7 @@ async function main() {
   const heldOut = option('held-out', '/work/shared/fixtures/h200/hf-transformers/dense_batch32.trace.json.gz');
   const jsonOut = option('json', join(outDir, 'kineto-floor.json'));
   const before = option('before', undefined);
+  const beforeShipped = option('before-shipped', undefined);
   mkdirSync(outDir, { recursive: true });
   if (process.argv.includes('--no-build')) {
     // A machine without the compilers (the GPU machine): the builds are carried, used as they are.
@@ -387,7 +401,7 @@ async function main() {
   }
   const machine = { cpus: availableParallelism(), model: cpus()[0]?.model, node: process.version, loadAverageAtStart: load() };
   console.log(`${machine.cpus} CPUs (${machine.model}), Node ${machine.node}`);
-  const results = traces.map(([label, path]) => ({ label, ...side(path, repeat, before) }));
+  const results = traces.map(([label, path]) => ({ label, ...side(path, repeat, before, beforeShipped) }));
   machine.loadAverageAtEnd = load();
   console.log(`\nload average at end ${machine.loadAverageAtEnd}; medians of ${repeat} runs (wall, and CPU = user + system)\n`);
   const s = (ms) => `${fmt(ms / 1e3, 2)} s`;
@@ -398,6 +412,12 @@ async function main() {
     console.log(
       `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${s(r.jsloop.cpuMs)} (${fmt(r.jsLoopCpuRatio, 1)}×) | ${s(r.stage1.cpuMs)} (${fmt(r.stage1CpuRatio, 1)}×) | ${s(r.tape.cpuMs)} (${fmt(r.tapeCpuRatio, 1)}×) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | ${s(r.ours.loadCpuMs)} | ${fmt(r.ratio, 1)}× (**${fmt(r.cpuRatio, 1)}×**) | ${s(r.shipped.wallMs)} (${s(r.shipped.cpuMs)}) | ${s(r.shipped.loadCpuMs)} | ${fmt(r.shipped.wallMs / r.floor.wallMs, 1)}× (**${fmt(r.shippedCpuRatio, 1)}×**) | ${fmt(r.floor.peakRssMB)} MB | ${before ? `${fmt(r.before.peakRssMB)} MB | ` : ''}${fmt(r.ours.peakRssMB)} MB | ${fmt(r.shipped.peakRssMB)} MB |`,
     );
+  }
+  console.log('\neach importer against the floor run just before it, median of the per-run ratios: wall (cpu)\n');
+  const named = { before: 'before, compiled tree', ours: 'compiled tree', was: 'before, as shipped', shipped: 'as shipped' };
+  for (const r of results) {
+    const parts = IMPORTERS.filter((kind) => r[kind]).map((kind) => `${named[kind]} ${fmt(r[kind].pairedWallRatio, 2)}× (${fmt(r[kind].pairedCpuRatio, 2)}×)${kind === 'was' ? `, wall ${s(r.was.wallMs)} (${s(r.was.cpuMs)}), peak ${fmt(r.was.peakRssMB)} MB` : ''}`);
+    console.log(`- ${r.label}: ${parts.join('; ')}`);
   }
   if (process.argv.includes('--profile')) {
     for (const r of results) {
