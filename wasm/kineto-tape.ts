@@ -541,6 +541,30 @@ function skipValue(p: i32): i32 {
 /** `[x, y, z]` of grid or block into the shape slots from `first` (event-reader's dim3). */
 function dim3(p: i32, first: i32): i32 {
   put(S_SHAPE_SET, 1);
+  // As PyTorch writes them, `[128, 1, 1]`: three runs of up to 8 digits, `, ` between, `]` after,
+  // told by one mask of the 32 bytes after the `[` (the same numbers the path below reads).
+  if (p + 33 <= n) {
+    const from = p + 1;
+    const digits = <u32>(
+      i8x16.bitmask(i8x16.le_u(i8x16.sub(v128.load(IN + <usize>from), i8x16.splat(48)), i8x16.splat(9))) |
+      (i8x16.bitmask(i8x16.le_u(i8x16.sub(v128.load(IN + <usize>from, 16), i8x16.splat(48)), i8x16.splat(9))) << 16)
+    );
+    const l0 = <i32>ctz(~digits);
+    if (l0 >= 1 && l0 <= 8 && load<u16>(IN + <usize>(from + l0)) == 0x202c) {
+      const s1 = l0 + 2;
+      const l1 = <i32>ctz(~(digits >> <u32>s1));
+      if (l1 >= 1 && l1 <= 8 && load<u16>(IN + <usize>(from + s1 + l1)) == 0x202c) {
+        const s2 = s1 + l1 + 2;
+        const l2 = <i32>ctz(~(digits >> <u32>s2));
+        if (l2 >= 1 && l2 <= 8 && at(from + s2 + l2) == 93) {
+          put(S_SHAPE + first, <f64><i64>eightDigits(from, l0));
+          put(S_SHAPE + first + 1, <f64><i64>eightDigits(from + s1, l1));
+          put(S_SHAPE + first + 2, <f64><i64>eightDigits(from + s2, l2));
+          return from + s2 + l2 + 1;
+        }
+      }
+    }
+  }
   let q = ws(p + 1);
   if (q < 0) return FAIL;
   for (let k = 0; k < 3; k++) {

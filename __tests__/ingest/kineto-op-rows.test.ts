@@ -80,6 +80,16 @@ describe('the External id → site table of the cpu_op summing', () => {
   });
 });
 
+/** Five rows (kernel, cpu-op, kernel, memcpy, kernel) whose names are the references `refs`. */
+const columnsNamed = (refs: Int32Array) => ({
+  starts: Float64Array.of(0, 5, 10, 20, 30),
+  durs: Float64Array.of(1, 2, 3, 4, 5),
+  devices: Int32Array.of(0, -1, 0, 1, 0),
+  lanes: Float64Array.of(7, 1, 7, 8, 7),
+  kinds: Uint8Array.of(0, 4, 0, 1, 0),
+  nameIds: refs,
+});
+
 describe('TraceEvents.fromColumns', () => {
   it('takes a reader\'s columns, numbers their names in order of first use and counts what was seen and kept', () => {
     const names = new Map([
@@ -96,14 +106,7 @@ describe('TraceEvents.fromColumns', () => {
     };
     const trace = TraceEvents.fromColumns(
       { gpu: 4, host: 10 },
-      {
-        starts: Float64Array.of(0, 5, 10, 20, 30),
-        durs: Float64Array.of(1, 2, 3, 4, 5),
-        devices: Int32Array.of(0, -1, 0, 1, 0),
-        lanes: Float64Array.of(7, 1, 7, 8, 7),
-        kinds: Uint8Array.of(0, 4, 0, 1, 0),
-        nameIds: refs,
-      },
+      columnsNamed(refs),
       [4, 1, 0, 0, 2],
       nameOf,
     );
@@ -123,5 +126,28 @@ describe('TraceEvents.fromColumns', () => {
     expect(trace.count).toBe(5);
     trace.add('range', 'step', 40, 1, -1, 1);
     expect(trace.count).toBe(6);
+  });
+
+  it('renumbers references far apart (a map rather than an array by offset) as it does close ones', () => {
+    const names = new Map([
+      [1 << 30, 'gemm'],
+      [-(1 << 30), 'aten::mm'],
+      [7, 'copy'],
+      [-9, 'gemm'],
+    ]);
+    const refs = Int32Array.of(1 << 30, -(1 << 30), 1 << 30, 7, -9);
+    const asked: number[] = [];
+    const trace = TraceEvents.fromColumns(
+      { gpu: 4, host: 10 },
+      columnsNamed(refs),
+      [4, 1, 0, 0, 2],
+      (row) => {
+        asked.push(row);
+        return names.get(refs[row]!)!;
+      },
+    );
+    expect([...trace.events()].map((e) => e.name)).toEqual(['gemm', 'aten::mm', 'gemm', 'copy', 'gemm']);
+    expect(trace.distinctNames()).toEqual(['gemm', 'aten::mm', 'copy']);
+    expect(asked).toEqual([0, 1, 3, 4]);
   });
 });

@@ -96,10 +96,15 @@ describe('kineto event tape', () => {
         const digits = '98765432109876543210'.slice(0, k + 1);
         return `{"ph": "X", "cat": "kernel", "name": "digits", "pid": ${digits}, "tid": 0${digits}, "ts": ${digits}.${digits}, "dur": ${digits}, "args": {"correlation": ${digits}, "grid": [${digits}, 1, 1]}}`;
       }),
+      // grid and block as PyTorch writes them (eight digits at most, `, ` between) and written otherwise.
+      '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [12345678, 87654321, 1], "block": [0, 00, 000]}}',
+      '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [1,2,3], "block": [1, 2, 3 ]}}',
+      '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [1, 2, 3, 4], "block": [5, 6]}}',
+      '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [1, 2,  3], "block": [7, 8,9]}}',
     ];
     const { bytes, records, left } = scanAll(texts);
     expect(left).toEqual([]);
-    expect(records.map((r) => r.category)).toEqual([CAT_KERNEL, CAT_CPU_OP, CAT_PYTHON, 3, 5, 7, CAT_KERNEL, CAT_KERNEL, CAT_KERNEL, CAT_CPU_OP, 6, 8, ...Array<number>(20).fill(CAT_KERNEL)]);
+    expect(records.map((r) => r.category)).toEqual([CAT_KERNEL, CAT_CPU_OP, CAT_PYTHON, 3, 5, 7, CAT_KERNEL, CAT_KERNEL, CAT_KERNEL, CAT_CPU_OP, 6, 8, ...Array<number>(24).fill(CAT_KERNEL)]);
     for (const record of records) {
       const expected = readByJs(bytes, record.start, record.category !== CAT_PYTHON);
       expect(record.end).toBe(expected.end);
@@ -112,6 +117,8 @@ describe('kineto event tape', () => {
     expect(fieldsOf(records[8]!.fields)).toMatchObject({ name: 'second', ts: undefined, durNs: 123, pid: NaN, tid: 7 });
     expect(fieldsOf(records[19]!.fields)).toMatchObject({ pid: 98765432, tid: 98765432, ts: [98765432, 988], correlation: 98765432 });
     expect(fieldsOf(records[31]!.fields)).toMatchObject({ pid: 98765432109876540000 });
+    expect(fieldsOf(records[32]!.fields)).toMatchObject({ shape: [12345678, 87654321, 1, 0, 0, 0] });
+    expect(fieldsOf(records[33]!.fields)).toMatchObject({ shape: [1, 2, 3, 1, 2, 3] });
   });
 
   it('leaves an event to JavaScript wherever the two could read it differently', () => {

@@ -89,23 +89,35 @@ export class TraceEvents {
     record.count = columns.starts.length;
     seen.forEach((n, k) => (record.seenByKind[k] = n));
     // A reader's references to its names, renumbered: the same reference is looked up once (and
-    // runs of one name, as a kernel's launches come, without a lookup).
-    const renumbered = new Map<number, number>();
+    // runs of one name, as a kernel's launches come, without a lookup). References within a span
+    // not much wider than the rows (a reader's small name numbers) are looked up in an array, by
+    // their offset from the least; others in a map.
+    const ids = record.nameIds;
+    let least = 0;
+    let most = -1;
+    for (let row = 0; row < record.count; row++) {
+      const ref = ids[row]!;
+      if (row === 0 || ref < least) least = ref;
+      if (row === 0 || ref > most) most = ref;
+    }
+    const dense = most - least < 4 * record.count + 65536 ? new Int32Array(most - least + 1).fill(-1) : undefined;
+    const sparse = dense ? undefined : new Map<number, number>();
     let lastRef = NaN;
     let lastId = -1;
     for (let row = 0; row < record.count; row++) {
-      const ref = record.nameIds[row]!;
+      const ref = ids[row]!;
       if (ref !== lastRef) {
-        let id = renumbered.get(ref);
-        if (id === undefined) {
+        let id = dense ? dense[ref - least]! : (sparse!.get(ref) ?? -1);
+        if (id < 0) {
           const name = nameOf(row);
           id = record.nameIndex.get(name) ?? record.newName(name);
-          renumbered.set(ref, id);
+          if (dense) dense[ref - least] = id;
+          else sparse!.set(ref, id);
         }
         lastRef = ref;
         lastId = id;
       }
-      record.nameIds[row] = lastId;
+      ids[row] = lastId;
       record.keptByClass[CLASS_OF_KIND[record.kinds[row]!]!]! += 1;
     }
     return record;
