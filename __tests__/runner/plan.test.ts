@@ -61,7 +61,7 @@ describe('buildPlan: max generate', () => {
     const p = plan({ model: 'org/m', runs: '1', 'warmup-runs': '0' }, nvidiaBox({ maxVersion: '26.3.0' }));
     expect(p.profiler).toBe('nsys');
     expect(ids(p)).toEqual(['measured-1', 'profile', 'profile-stats', 'profile-gpu-util']);
-    expect(p.steps[3]!.argv).toEqual([NSYS, 'analyze', '--rule', 'gpu_time_util:threshold=100', '--format', 'csv', '/work/out/captures/profile.nsys-rep']);
+    expect(p.steps[3]!.argv).toEqual([NSYS, 'analyze', '--force-export=true', '--rule', 'gpu_time_util:threshold=100', '--format', 'csv', '/work/out/captures/profile.nsys-rep']);
     expect(p.steps[1]!.argv.slice(0, 10)).toEqual([NSYS, 'profile', '--trace=cuda,nvtx', '--cuda-graph-trace=node', '--sample=none', '--cpuctxsw=none', '--force-overwrite=true', '--output', '/work/out/captures/profile', 'max']);
     expect(p.steps[2]!.argv).toEqual([NSYS, 'stats', '--force-export=true', '--report', 'cuda_gpu_kern_sum,cuda_api_sum', '--format', 'csv', '/work/out/captures/profile.nsys-rep']);
     expect(p.steps[2]!.stdoutFile).toBe('/work/out/captures/profile.nsys-stats.csv');

@@ -86,9 +86,13 @@ export function nsysStatsArgs(nsys: string, rep: string): string[] {
   return [nsys, 'stats', '--force-export=true', '--report', 'cuda_gpu_kern_sum,cuda_api_sum', '--format', 'csv', rep];
 }
 
-/** Every chunk's in-use share (threshold 100 lists them all), so the rows cover the whole capture range. */
+/**
+ * Every chunk's in-use share (threshold 100 lists them all), so the rows cover the whole capture
+ * range. `--force-export=true`: the SQLite export `nsys stats` just wrote can read as older than
+ * the report (seen on an H100 host, 2026-12-06), and nsys analyze then refuses it without this.
+ */
 export function nsysGpuUtilArgs(nsys: string, rep: string): string[] {
-  return [nsys, 'analyze', '--rule', 'gpu_time_util:threshold=100', '--format', 'csv', rep];
+  return [nsys, 'analyze', '--force-export=true', '--rule', 'gpu_time_util:threshold=100', '--format', 'csv', rep];
 }
 
 export function rocprofArgs(rocprofv3: string, dir: string): string[] {
