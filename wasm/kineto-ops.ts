@@ -127,12 +127,20 @@ function chainOf(parent: i32, op: i32): i32 {
   return id;
 }
 
+/** Per chain: the token key it was last seen with and its site + 1 (a chain mostly recurs with one count). */
+const lastSiteOfChain = new Block(1024 << 3);
+
 function siteOf(chain: i32, tokens: f64): i32 {
   // As a JavaScript Int32Array stores Math.min(tokens + 1, cap): NaN (an overflowed product) is 0.
   const plusOne = tokens + 1;
-  const key = isNaN(plusOne) ? 0 : plusOne < TOKEN_KEY_CAP ? plusOne : TOKEN_KEY_CAP;
+  const key = <i32>(isNaN(plusOne) ? 0 : plusOne < TOKEN_KEY_CAP ? plusOne : TOKEN_KEY_CAP);
+  const cacheAt = lastSiteOfChain.fit((<usize>chain + 1) << 3) + (<usize>chain << 3);
+  const cached = load<i32>(cacheAt, 4);
+  if (cached != 0 && load<i32>(cacheAt) == key) return cached - 1;
   const before = siteIds.size;
-  const id = siteIds.intern(chain, <i32>key);
+  const id = siteIds.intern(chain, key);
+  store<i32>(cacheAt, key);
+  store<i32>(cacheAt, id + 1, 4);
   if (siteIds.size != before) {
     if ((<usize>id << 3) >= siteTokensBytes) {
       siteChains = grown(siteChains, siteChainsBytes, siteChainsBytes << 1);
