@@ -12,6 +12,11 @@
  * every tree. Linux only (/proc); the dump (about 260 MB for the 303 MB trace) goes to /dev/shm and
  * stays there for the replays (memory, until `rm -r /dev/shm/kineto-summing-replay`).
  *
+ * For trees before 1f2eda5: the dump is of the tape's records as they were then (SLOTS below), and
+ * from 1f2eda5 on most of the summing happens inside the tape's scan (wasm/kineto-ops.ts, and from
+ * e767125 wasm/kineto-sums.ts), where a replay of taped() does not reach; kineto-floor.mjs --profile
+ * says where a later tree's time goes.
+ *
  *   node bench/kineto-summing-replay.mjs --dump DIR [--trace bench/out/kineto-heldout-303mb.json]
  *   node bench/kineto-summing-replay.mjs [--repeat 4] DIR…
  */

@@ -8,8 +8,9 @@
  * sampled profile on a shared machine, time the thread waits for a core is not counted; the
  * compiler's and the garbage collector's helper threads are not either (the whole process's CPU is
  * printed beside it). Linux only. Since the cpu_ops and the trace record are summed in WebAssembly
- * as the tape reads them (wasm/kineto-ops.ts), a tree of that kind sums them outside taped(): its
- * figure leaves them out, and only the whole process's CPU compares with a tree before it.
+ * as the tape reads them (wasm/kineto-ops.ts; from e767125 the kernels and API calls too,
+ * wasm/kineto-sums.ts), a tree of that kind sums them outside taped(): its figure leaves them out,
+ * and only the whole process's CPU compares with a tree before it.
  *
  *   node bench/kineto-summing.mjs [--repeat 5] [--trace bench/out/kineto-heldout-303mb.json] DIR…
  */
