@@ -14231,6 +14231,12 @@ class TraceSummary {
      * that a Python event whose name was seen before is told without reading its bytes again.
      */
     builtInById = new Uint8Array(1024);
+    /**
+     * The host clock's base as the summing module set it (by the first Python frame or launch call,
+     * whoever read it), NaN until this summary first asks; and whether it told the module of a frame.
+     */
+    hostBaseUs = NaN;
+    framed = false;
     graphCorrelations = new Set();
     /** Graph captures in the trace, and the GPU events without an op kept to match their replays. */
     graphs = new GraphCaptures();
@@ -14434,8 +14440,13 @@ class TraceSummary {
         const durNs = recordDurNs(r, at);
         if (durNs < 0)
             return;
-        // Python stacks are in the trace: the summing module sends the importer its launches from now on.
-        const start = recordNsFrom(r, at, this.launchSites.exports.framed(r[at + S_TS_US]));
+        // Python stacks are in the trace: the summing module sends the importer its launches from now on
+        // (told once: the module's flag and clock never change after).
+        if (!this.framed) {
+            this.framed = true;
+            this.hostBaseUs = this.launchSites.exports.framed(r[at + S_TS_US]);
+        }
+        const start = this.hostNs(r, at);
         const id = r[at + S_NAME_ID];
         const frame = this.isBuiltIn(r, at, id) ? SKIPPED_FRAME : this.pythonNames.getById(id, this.bytes, nameStart, r[at + S_NAME_END]).value;
         if (!this.python.frame(r[at + S_PID], r[at + S_TID], start, start + durNs, frame)) {
@@ -14460,7 +14471,9 @@ class TraceSummary {
     }
     /** The event's start on the host clock, which Python frames and launch calls share (both are CPU-side times). */
     hostNs(r, at) {
-        return recordNsFrom(r, at, this.launchSites.exports.hostBase(r[at + S_TS_US]));
+        if (Number.isNaN(this.hostBaseUs))
+            this.hostBaseUs = this.launchSites.exports.hostBase(r[at + S_TS_US]);
+        return recordNsFrom(r, at, this.hostBaseUs);
     }
     memop(r, at, memset) {
         const startNs = recordNsFrom(r, at, this.baseUs);

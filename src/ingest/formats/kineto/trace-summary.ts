@@ -232,6 +232,12 @@ export class TraceSummary implements ScanSink {
    * that a Python event whose name was seen before is told without reading its bytes again.
    */
   private builtInById = new Uint8Array(1024);
+  /**
+   * The host clock's base as the summing module set it (by the first Python frame or launch call,
+   * whoever read it), NaN until this summary first asks; and whether it told the module of a frame.
+   */
+  private hostBaseUs = NaN;
+  private framed = false;
   readonly graphCorrelations = new Set<number>();
   /** Graph captures in the trace, and the GPU events without an op kept to match their replays. */
   private readonly graphs = new GraphCaptures<KernelRef | MemopSum>();
@@ -428,8 +434,13 @@ export class TraceSummary implements ScanSink {
     if (r[at + S_HAS_TS] !== 1 || r[at + S_HAS_DUR] !== 1 || nameStart < 0) return;
     const durNs = recordDurNs(r, at);
     if (durNs < 0) return;
-    // Python stacks are in the trace: the summing module sends the importer its launches from now on.
-    const start = recordNsFrom(r, at, this.launchSites.exports.framed(r[at + S_TS_US]!));
+    // Python stacks are in the trace: the summing module sends the importer its launches from now on
+    // (told once: the module's flag and clock never change after).
+    if (!this.framed) {
+      this.framed = true;
+      this.hostBaseUs = this.launchSites.exports.framed(r[at + S_TS_US]!);
+    }
+    const start = this.hostNs(r, at);
     const id = r[at + S_NAME_ID]!;
     const frame = this.isBuiltIn(r, at, id) ? SKIPPED_FRAME : this.pythonNames.getById(id, this.bytes, nameStart, r[at + S_NAME_END]!).value;
     if (!this.python.frame(r[at + S_PID]!, r[at + S_TID]!, start, start + durNs, frame)) {
@@ -454,7 +465,8 @@ export class TraceSummary implements ScanSink {
 
   /** The event's start on the host clock, which Python frames and launch calls share (both are CPU-side times). */
   private hostNs(r: Float64Array, at: number): number {
-    return recordNsFrom(r, at, this.launchSites.exports.hostBase(r[at + S_TS_US]!));
+    if (Number.isNaN(this.hostBaseUs)) this.hostBaseUs = this.launchSites.exports.hostBase(r[at + S_TS_US]!);
+    return recordNsFrom(r, at, this.hostBaseUs);
   }
 
   private memop(r: Float64Array, at: number, memset: boolean): void {
