@@ -13994,8 +13994,9 @@ class PythonFrames {
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/key-times.ts
 /**
- * Time summed per small non-negative integer key (a launch site, a Python site code), kept on a
- * kernel's running sums and added to once per kernel event: two typed arrays in first-seen order,
+ * Time summed per small non-negative integer key (a Python site code; a kernel's launch sites are
+ * summed in WebAssembly, wasm/kineto-sums.ts), kept per kernel (name, device) and added to once per
+ * kernel event: two typed arrays in first-seen order,
  * indexed by an open-addressing table. No object or boxed number per add, as a Map<number, number>
  * of float sums would make.
  */
