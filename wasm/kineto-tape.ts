@@ -471,8 +471,7 @@ function tokenEnd(p: i32): i32 {
 
 /**
  * skipValue(p) for the value starting with c, the common ones inline: a string that ends within 16
- * bytes, and plain digits followed by a token end (tokenEnd would stop at that same byte, as
- * digits are among the bytes it takes and token ends are not). Anything else is skipValue's.
+ * bytes, and a token starting with a digit (read as skipValue reads it). Anything else is skipValue's.
  */
 // @ts-ignore: decorator
 @inline function skipMember(p: i32, c: i32): i32 {
@@ -481,8 +480,9 @@ function tokenEnd(p: i32): i32 {
     return e < 0 ? FAIL : e + 1;
   }
   if (<u32>(c - 48) <= 9) {
-    const q = digitsEnd(p);
-    if (q < n && isTokenEnd(at(q))) return q;
+    // A number (fractions too: `"blocks per SM": 0.121212`), as skipValue reads any token.
+    const q = tokenEnd(p);
+    return q >= n || !isTokenEnd(at(q)) ? FAIL : q;
   }
   return skipValue(p);
 }
@@ -541,8 +541,9 @@ function skipValue(p: i32): i32 {
 /** `[x, y, z]` of grid or block into the shape slots from `first` (event-reader's dim3). */
 function dim3(p: i32, first: i32): i32 {
   put(S_SHAPE_SET, 1);
-  // As PyTorch writes them, `[128, 1, 1]`: three runs of up to 8 digits, `, ` between, `]` after,
-  // told by one mask of the 32 bytes after the `[` (the same numbers the path below reads).
+  // As PyTorch writes them, `[128,1,1]` or `[128, 1, 1]`: three runs of up to 8 digits, `,` or
+  // `, ` between, `]` after, told by one mask of the 32 bytes after the `[` (the same numbers the
+  // path below reads).
   if (p + 33 <= n) {
     const from = p + 1;
     const digits = <u32>(
@@ -550,11 +551,11 @@ function dim3(p: i32, first: i32): i32 {
       (i8x16.bitmask(i8x16.le_u(i8x16.sub(v128.load(IN + <usize>from, 16), i8x16.splat(48)), i8x16.splat(9))) << 16)
     );
     const l0 = <i32>ctz(~digits);
-    if (l0 >= 1 && l0 <= 8 && load<u16>(IN + <usize>(from + l0)) == 0x202c) {
-      const s1 = l0 + 2;
+    if (l0 >= 1 && l0 <= 8 && at(from + l0) == 44) {
+      const s1 = l0 + (at(from + l0 + 1) == 32 ? 2 : 1);
       const l1 = <i32>ctz(~(digits >> <u32>s1));
-      if (l1 >= 1 && l1 <= 8 && load<u16>(IN + <usize>(from + s1 + l1)) == 0x202c) {
-        const s2 = s1 + l1 + 2;
+      if (l1 >= 1 && l1 <= 8 && at(from + s1 + l1) == 44) {
+        const s2 = s1 + l1 + (at(from + s1 + l1 + 1) == 32 ? 2 : 1);
         const l2 = <i32>ctz(~(digits >> <u32>s2));
         if (l2 >= 1 && l2 <= 8 && at(from + s2 + l2) == 93) {
           put(S_SHAPE + first, <f64><i64>eightDigits(from, l0));

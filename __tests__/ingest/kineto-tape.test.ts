@@ -96,15 +96,17 @@ describe('kineto event tape', () => {
         const digits = '98765432109876543210'.slice(0, k + 1);
         return `{"ph": "X", "cat": "kernel", "name": "digits", "pid": ${digits}, "tid": 0${digits}, "ts": ${digits}.${digits}, "dur": ${digits}, "args": {"correlation": ${digits}, "grid": [${digits}, 1, 1]}}`;
       }),
-      // grid and block as PyTorch writes them (eight digits at most, `, ` between) and written otherwise.
+      // grid and block as PyTorch writes them (eight digits at most, `,` or `, ` between) and written otherwise.
       '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [12345678, 87654321, 1], "block": [0, 00, 000]}}',
       '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [1,2,3], "block": [1, 2, 3 ]}}',
       '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [1, 2, 3, 4], "block": [5, 6]}}',
       '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [1, 2,  3], "block": [7, 8,9]}}',
+      '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [12345678,87654321,12345678], "block": [123456789,1,1]}}',
+      '{"ph": "X", "cat": "kernel", "name": "dims", "ts": 1, "dur": 1, "args": {"grid": [1,2, 3], "block": [1 ,2,3]}}',
     ];
     const { bytes, records, left } = scanAll(texts);
     expect(left).toEqual([]);
-    expect(records.map((r) => r.category)).toEqual([CAT_KERNEL, CAT_CPU_OP, CAT_PYTHON, 3, 5, 7, CAT_KERNEL, CAT_KERNEL, CAT_KERNEL, CAT_CPU_OP, 6, 8, ...Array<number>(24).fill(CAT_KERNEL)]);
+    expect(records.map((r) => r.category)).toEqual([CAT_KERNEL, CAT_CPU_OP, CAT_PYTHON, 3, 5, 7, CAT_KERNEL, CAT_KERNEL, CAT_KERNEL, CAT_CPU_OP, 6, 8, ...Array<number>(26).fill(CAT_KERNEL)]);
     for (const record of records) {
       const expected = readByJs(bytes, record.start, record.category !== CAT_PYTHON);
       expect(record.end).toBe(expected.end);
@@ -119,6 +121,8 @@ describe('kineto event tape', () => {
     expect(fieldsOf(records[31]!.fields)).toMatchObject({ pid: 98765432109876540000 });
     expect(fieldsOf(records[32]!.fields)).toMatchObject({ shape: [12345678, 87654321, 1, 0, 0, 0] });
     expect(fieldsOf(records[33]!.fields)).toMatchObject({ shape: [1, 2, 3, 1, 2, 3] });
+    expect(fieldsOf(records[36]!.fields)).toMatchObject({ shape: [12345678, 87654321, 12345678, 123456789, 1, 1] });
+    expect(fieldsOf(records[37]!.fields)).toMatchObject({ shape: [1, 2, 3, 1, 2, 3] });
   });
 
   it('leaves an event to JavaScript wherever the two could read it differently', () => {
