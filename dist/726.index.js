@@ -8759,9 +8759,10 @@ const YIELD_EVERY_MS = 10;
 async function* reusedChunks(path, into) {
     const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, 'r');
     try {
-        const buffer = into ?? Buffer.allocUnsafe(1 << 20);
+        const own = typeof into === 'function' ? undefined : (into ?? Buffer.allocUnsafe(1 << 20));
         let yielded = performance.now();
         for (;;) {
+            const buffer = own ?? into();
             const bytesRead = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, null);
             if (bytesRead === 0)
                 return;
@@ -11705,6 +11706,7 @@ const S_SUM = 30;
 const SLOTS = 31;
 /** Vector loads may read this far past a chunk's last byte. */
 const SLACK = 16;
+const SPACE = 0x20;
 const PAGE = 65536;
 let compiled;
 class EventTape {
@@ -11752,12 +11754,32 @@ class EventTape {
         this.input = this.view(length);
         return this.input;
     }
-    /** Copy a chunk into the module's memory, unless it was read there (into reserve()'s buffer). */
-    load(chunk) {
-        if (chunk.buffer === this.memory.buffer && chunk.byteOffset === this.inputAt)
-            this.input = this.view(chunk.length);
+    /**
+     * Room for `length` bytes read after the `kept` bytes at the input's start (keep()), so that the
+     * chunk read there follows them without a copy.
+     */
+    reserveAfter(kept, length) {
+        return this.reserve(kept + length).subarray(kept);
+    }
+    /**
+     * Moves the input's bytes [from, to) to its start, after `pad` spaces, where load() puts them
+     * before the next chunk: the end of one chunk (an event that runs past it) read again with the next.
+     */
+    keep(from, to, pad) {
+        const bytes = new Uint8Array(this.memory.buffer);
+        bytes.copyWithin(this.inputAt + pad, this.inputAt + from, this.inputAt + to);
+        bytes.fill(SPACE, this.inputAt, this.inputAt + pad);
+    }
+    /**
+     * The chunk after the `kept` bytes at the input's start: copied into the module's memory, unless it
+     * was read there (into reserve()'s or reserveAfter()'s buffer). `input` is then the kept bytes and
+     * the chunk, one run of bytes.
+     */
+    load(chunk, kept = 0) {
+        if (chunk.buffer === this.memory.buffer && chunk.byteOffset === this.inputAt + kept)
+            this.input = this.view(kept + chunk.length);
         else
-            this.reserve(chunk.length).set(chunk);
+            this.reserveAfter(kept, chunk.length).set(chunk);
     }
     /**
      * Read plain events from the `{` at `from` on. Returns where it stopped; `stoppedAfterEvent`
@@ -11800,7 +11822,8 @@ class EventTape {
  * ElementScanner, which skips unwanted events by their bytes and hands wanted ones to the sink.
  * For a sink that takes tape records (ScanSink.taped), runs of plain events are read by the
  * WebAssembly tape instead (tape.ts); the first event it leaves goes to ElementScanner, so what is
- * read, and every error, is the same either way.
+ * read, and every error, is the same either way. An event that runs past the chunk is read again
+ * whole, in front of the next chunk, by the tape (leftByTape()).
  * Top-level keys may come before or after traceEvents. Truncated or malformed input throws a
  * ScanError with the absolute byte offset.
  * Limits: skipped events are checked only for balanced brackets and closed strings, not full JSON
@@ -11825,6 +11848,8 @@ const AFTER_ROOT = 9;
 const IN_ELEMENT = 10;
 /** Bytes a read of the file gives at most. */
 const READ_SIZE = 1 << 20;
+/** Where in the tape's memory a read lands: a multiple of this (leftByTape()). */
+const READ_ALIGN = 64;
 const EXPECTED_AT_EOF = [
     'a JSON object',
     'a key or `}` in the top-level object',
@@ -11851,6 +11876,10 @@ class TraceScanner {
     element;
     /** Reads the plain events of a chunk in WebAssembly, for a sink that takes its records. */
     tape;
+    /** Bytes at the start of the tape's input kept from the chunk before, to be read with the next (leftByTape()). */
+    kept = 0;
+    /** Set by finish(): the last bytes are read as they are, none kept. */
+    ending = false;
     sawTraceEvents = false;
     /** `everyEvent`: hand every traceEvents element to the sink, whatever its category (ElementScanner). */
     constructor(sink, options = {}) {
@@ -11865,20 +11894,36 @@ class TraceScanner {
     release() {
         this.tape?.release();
     }
-    /** Where a reader of the file may put its bytes, so that the tape need not copy them (undefined: anywhere). */
+    /**
+     * Where a reader of the file may put each read's bytes, so that the tape need not copy them
+     * (undefined: anywhere): after the bytes kept from the chunk before.
+     */
     readBuffer() {
-        return this.tape?.reserve(READ_SIZE);
+        const tape = this.tape;
+        return tape && (() => tape.reserveAfter(this.kept, READ_SIZE));
     }
     push(chunk) {
-        this.tape?.load(chunk);
+        let bytes = chunk;
+        const tape = this.tape;
+        if (tape !== undefined) {
+            const kept = this.kept;
+            tape.load(chunk, kept);
+            if (kept > 0) {
+                // The event that ran past the chunk before (after spaces), from its `{`, then this chunk: read as one.
+                this.kept = 0;
+                bytes = tape.input;
+                this.base -= kept;
+                this.state = ARRAY_NEXT;
+            }
+        }
         this.keyStart = 0;
         this.element.base = this.base;
-        this.run(chunk, chunk.length);
+        this.run(bytes, bytes.length);
         if (this.state === IN_ELEMENT)
-            this.element.chunkEnd(chunk);
+            this.element.chunkEnd(bytes);
         if (this.state === ROOT_KEY_STRING)
-            this.keyPieces.push(Buffer.from(chunk.subarray(this.keyStart)));
-        this.base += chunk.length;
+            this.keyPieces.push(Buffer.from(bytes.subarray(this.keyStart)));
+        this.base += bytes.length;
     }
     /** Kept apart from push so that the rare chunk-end paths cannot deoptimize the loop. */
     run(chunk, n) {
@@ -11918,6 +11963,11 @@ class TraceScanner {
     }
     /** Call at end of input; throws ScanError when the JSON is incomplete. */
     finish() {
+        if (this.kept > 0) {
+            // The bytes kept for a next chunk that did not come: read as they are (keeping none).
+            this.ending = true;
+            this.push(Buffer.alloc(0));
+        }
         if (this.state === AFTER_ROOT)
             return;
         if (this.base === 0)
@@ -12034,15 +12084,34 @@ class TraceScanner {
                 this.state = ARRAY_AFTER;
                 return stop;
             }
-            if (stop === i)
-                return this.beginElement(true, chunk, i);
-            i = stop;
             // A full tape stops at the next event's `{`: read on.
-            if (count !== tape.capacity) {
-                this.state = ARRAY_NEXT;
-                return this.beginElement(true, chunk, i);
+            if (stop !== i && count === tape.capacity) {
+                i = stop;
+                continue;
             }
+            this.state = ARRAY_NEXT;
+            return this.leftByTape(chunk, stop);
         }
+    }
+    /**
+     * The event at i that the tape left: one that is not plain, or runs past the chunk. From the
+     * chunk's second half on, its bytes are kept in the tape's memory and read again, from its `{`,
+     * in front of the next chunk, where the tape reads it whole (the element scanner would read it
+     * across the two chunks, in JavaScript); the chunk's reading ends there. Any other goes to the
+     * element scanner. A kept run is at most half a read, so each byte is read again at most once;
+     * one that is not plain is left to the element scanner in the next chunk, from its first half.
+     */
+    leftByTape(chunk, i) {
+        const n = chunk.length;
+        if (this.ending || i < n >> 1)
+            return this.beginElement(true, chunk, i);
+        // Spaces before the kept bytes, so that the next read lands at a multiple of 64 bytes: on some
+        // CPUs (AMD EPYC here) the kernel copies a read 4× slower to an address 1 to 31 bytes past a
+        // page's start than to one at 0 or 32 on (bench/README.md).
+        const pad = -(n - i) & (READ_ALIGN - 1);
+        this.tape.keep(i, n, pad);
+        this.kept = pad + n - i;
+        return n;
     }
     beginElement(isEvent, chunk, i) {
         this.element.begin(isEvent, this.key, chunk, i);
@@ -12592,7 +12661,7 @@ const MINUS = 45;
 const DOT = 46;
 const ZERO = 48;
 const NINE = 57;
-const SPACE = 32;
+const event_reader_SPACE = 32;
 const event_reader_BACKSLASH = 92;
 /** Thrown when the event runs past the bytes given to read(): it continues in the next chunk. */
 const INCOMPLETE = new Error('incomplete trace event');
@@ -12862,17 +12931,17 @@ class EventFields {
                     this.fail('`:`', p);
                 p++;
             }
-            if (p < end && b[p] === SPACE)
+            if (p < end && b[p] === event_reader_SPACE)
                 p++;
-            if (!(p < end && b[p] > SPACE))
+            if (!(p < end && b[p] > event_reader_SPACE))
                 p = this.ws(p);
             p = level === 1 ? this.eventMember(hash, ks, ke, p) : this.argsMember(hash, ks, ke, p);
-            if (!(p < end && b[p] > SPACE))
+            if (!(p < end && b[p] > event_reader_SPACE))
                 p = this.ws(p);
             const c = b[p];
             if (c === COMMA) {
                 p++;
-                if (!(p < end && b[p] > SPACE))
+                if (!(p < end && b[p] > event_reader_SPACE))
                     p = this.ws(p);
             }
             else if (c === RBRACE)

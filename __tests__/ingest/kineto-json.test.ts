@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,6 +10,7 @@ import { openInput, type InputFile } from '../../src/ingest/common/input-file.js
 import { ingestFile } from '../../src/ingest/registry.js';
 import kinetoJson from '../../src/ingest/formats/kineto-json.js';
 import type { Capture } from '../../src/model/capture.js';
+import { TraceSummary } from '../../src/ingest/formats/kineto/trace-summary.js';
 import { deviceRows, nameMatches, parseKernelTable } from './kineto-table.js';
 import { writeTempFile } from './profiler-temp-file.js';
 import { claimedBy, expectedFor } from './sniff-sweep.js';
@@ -72,6 +74,30 @@ function chunkedInput(path: string, sizes: number[]): InputFile {
           }
         })(),
       ),
+  };
+}
+
+/**
+ * The bytes as a reader that takes the buffer to read into from the importer before each read
+ * (as openInput's plain files do), `size` bytes a read at most.
+ */
+function readerInto(path: string, bytes: Buffer, size: number, landed: number[]): InputFile {
+  return {
+    path,
+    head: bytes.subarray(0, 65536).toString('utf8'),
+    gzip: false,
+    sizeBytes: bytes.length,
+    text: async () => bytes.toString('utf8'),
+    stream: () => Readable.from([bytes]),
+    chunks: async function* (into?: Buffer | (() => Buffer)) {
+      for (let at = 0; at < bytes.length; ) {
+        const buffer = typeof into === 'function' ? into() : Buffer.alloc(size);
+        landed.push(buffer.byteOffset);
+        const n = bytes.copy(buffer, 0, at, Math.min(at + size, bytes.length, at + buffer.length));
+        at += n;
+        yield buffer.subarray(0, n);
+      }
+    },
   };
 }
 
@@ -318,6 +344,63 @@ describe('kineto-json streaming details', () => {
     }
   });
 
+  /** dense_decode's first 6 MB of events (its traceEvents closed there). */
+  function denseDecodeStart(): Buffer {
+    const all = gunzipSync(readFileSync(fixture('dense_decode.trace.json.gz')));
+    const end = all.indexOf('\n  },', 6_000_000) + 4;
+    return Buffer.concat([all.subarray(0, end), Buffer.from('\n]}\n')]);
+  }
+
+  test('an event that runs past a read is read by the tape in front of the next read, not in JavaScript', async () => {
+    const bytes = denseDecodeStart();
+    const path = writeTempFile('dense_decode_start.trace.json', '');
+    writeFileSync(path, bytes);
+    // The events the tape leaves to JavaScript (TraceSummary.event) when the trace is read in one piece.
+    const jsEvents = jest.spyOn(TraceSummary.prototype, 'event');
+    const landed: number[] = [];
+    try {
+      const whole = await runImporter(kinetoJson, readerInto(path, bytes, bytes.length, landed));
+      const inOnePiece = jsEvents.mock.calls.length;
+      jsEvents.mockClear();
+      // Reads of 64 KiB and of an odd size: hundreds of events run past a read.
+      for (const size of [65536, 40_013]) {
+        landed.length = 0;
+        expect(await runImporter(kinetoJson, readerInto(path, bytes, size, landed))).toEqual(whole);
+        expect(jsEvents.mock.calls.length).toBe(inOnePiece);
+        jsEvents.mockClear();
+        // Each read lands at a multiple of 64 bytes of the tape's memory, after the bytes kept.
+        expect(landed.length).toBeGreaterThan(bytes.length / size);
+        expect(landed.filter((offset) => offset % 64 !== 0)).toEqual([]);
+        expect(new Set(landed).size).toBeGreaterThan(1);
+      }
+      // The same through openInput's own reads (1 MiB, into the buffer the importer gives).
+      expect(await read(path)).toEqual(whole);
+      expect(jsEvents.mock.calls.length).toBe(inOnePiece);
+    } finally {
+      jsEvents.mockRestore();
+    }
+  });
+
+  test('a trace that ends inside an event kept for the next read is told as before', async () => {
+    const bytes = denseDecodeStart();
+    // Cut inside the event that runs past the second read of 64 KiB (the end of the second read
+    // falls in it): that event is kept, and no read follows.
+    const end = bytes.lastIndexOf('{', 2 * 65536 - 1);
+    for (const cut of [end + 1, 2 * 65536 - 3]) {
+      const path = writeTempFile('cut.trace.json', '');
+      writeFileSync(path, bytes.subarray(0, cut));
+      const expected = `cut.trace.json:byte ${cut}: expected the rest of the JSON value, got end of file`;
+      for (const size of [bytes.length, 65536]) {
+        const error = await runImporter(kinetoJson, readerInto(path, bytes.subarray(0, cut), size, [])).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(error).toBeInstanceOf(InputError);
+        expect((error as InputError).message.endsWith(expected)).toBe(true);
+      }
+    }
+  });
+
   test('a plain trace read through the reused buffer stops when its signal aborts', async () => {
     const plain = writeTempFile('dense_decode.trace.json', '');
     writeFileSync(plain, gunzipSync(readFileSync(fixture('dense_decode.trace.json.gz'))));
@@ -429,6 +512,27 @@ describe('kineto-json bad input', () => {
     writeFileSync(path, gz.subarray(0, gz.length >> 1));
     const error = await expectInputError(read(path), /cut\.trace\.json\.gz:byte \d+: expected a complete gzip stream/);
     expect(Number(/byte (\d+)/.exec(error.message)![1])).toBeGreaterThan(1_000_000);
+  });
+
+  test('a stray quote in an event is told at its byte, wherever the reads split the event', async () => {
+    // `"name": "aten::a"b"`: the quote after `a` ends the name, and the `b` is where the JSON breaks.
+    const events = Array.from({ length: 40 }, (_, k) => `{"ph": "X", "cat": "cpu_op", "name": "aten::op${k}", "pid": 1, "tid": 1, "ts": ${k}, "dur": 1, "args": {"External id": ${k}}}`);
+    events[30] = events[30]!.replace('"aten::op30"', '"aten::a"b"');
+    const text = `{"traceEvents": [${events.join(', ')}]}`;
+    const bad = text.indexOf('a"b"') + 2;
+    const expected = `stray.json:byte ${bad}: expected \`,\` or \`}\`, got \`b\``;
+    const path = writeTempFile('stray.json', text);
+    expect(((await read(path).catch((caught: unknown) => caught)) as Error).message.endsWith(expected)).toBe(true);
+    // Reads that end inside the bad event, before its `b`, from 1 to 30 bytes after its `{`.
+    const start = text.lastIndexOf('{', bad);
+    for (let into = 1; into <= 30; into += 7) {
+      const size = start + into;
+      for (const input of [chunkedInput(path, [size]), readerInto(path, Buffer.from(text), size, [])]) {
+        const error = await runImporter(kinetoJson, input).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(InputError);
+        expect((error as InputError).message.endsWith(expected)).toBe(true);
+      }
+    }
   });
 
   test('JSON cut inside traceEvents is an InputError at the end offset, never a partial capture', async () => {

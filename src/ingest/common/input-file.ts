@@ -27,9 +27,10 @@ export interface InputFile {
    * chunk is valid only until the next is asked for, so a reader keeps a copy of what it needs
    * later. Fresh buffers per chunk are freed only by a later garbage collection, which lets a
    * gigabyte of input hold tens of MB of dead chunks at a time. `into`: the buffer to read into
-   * (the reader's own memory, so that it need not copy the bytes there); 1 MiB when not given.
+   * (the reader's own memory, so that it need not copy the bytes there), or a function that gives
+   * it before each read (a reader that puts each chunk after bytes it kept); 1 MiB when not given.
    */
-  chunks?(into?: Buffer): AsyncIterable<Buffer>;
+  chunks?(into?: Buffer | (() => Buffer)): AsyncIterable<Buffer>;
   /** The whole (decompressed) file as bytes, for binary formats (SQLite). */
   bytes?(): Promise<Uint8Array>;
 }
@@ -181,7 +182,7 @@ export async function openInput(path: string): Promise<InputFile> {
       }
       return decodeBytes(bytes);
     },
-    ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: (into?: Buffer) => reusedChunks(path, into) } : {}),
+    ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: (into?: Buffer | (() => Buffer)) => reusedChunks(path, into) } : {}),
     stream() {
       const raw = createReadStream(path, { highWaterMark: 1 << 20 });
       let bytes: Readable = raw;
@@ -209,12 +210,13 @@ const YIELD_EVERY_MS = 10;
  * idle main thread per chunk. Every YIELD_EVERY_MS the reading yields to the event loop, so that
  * a timer (the analysis budget aborting its signal) still stops it within a chunk or two.
  */
-async function* reusedChunks(path: string, into?: Buffer): AsyncGenerator<Buffer> {
+async function* reusedChunks(path: string, into?: Buffer | (() => Buffer)): AsyncGenerator<Buffer> {
   const fd = openSync(path, 'r');
   try {
-    const buffer = into ?? Buffer.allocUnsafe(1 << 20);
+    const own = typeof into === 'function' ? undefined : (into ?? Buffer.allocUnsafe(1 << 20));
     let yielded = performance.now();
     for (;;) {
+      const buffer = own ?? (into as () => Buffer)();
       const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
       if (bytesRead === 0) return;
       yield buffer.subarray(0, bytesRead);

@@ -88,6 +88,7 @@ export const SLOTS = 31;
 
 /** Vector loads may read this far past a chunk's last byte. */
 const SLACK = 16;
+const SPACE = 0x20;
 const PAGE = 65536;
 
 let compiled: object | undefined;
@@ -136,10 +137,32 @@ export class EventTape {
     return this.input;
   }
 
-  /** Copy a chunk into the module's memory, unless it was read there (into reserve()'s buffer). */
-  load(chunk: Buffer): void {
-    if (chunk.buffer === this.memory.buffer && chunk.byteOffset === this.inputAt) this.input = this.view(chunk.length);
-    else this.reserve(chunk.length).set(chunk);
+  /**
+   * Room for `length` bytes read after the `kept` bytes at the input's start (keep()), so that the
+   * chunk read there follows them without a copy.
+   */
+  reserveAfter(kept: number, length: number): Buffer {
+    return this.reserve(kept + length).subarray(kept);
+  }
+
+  /**
+   * Moves the input's bytes [from, to) to its start, after `pad` spaces, where load() puts them
+   * before the next chunk: the end of one chunk (an event that runs past it) read again with the next.
+   */
+  keep(from: number, to: number, pad: number): void {
+    const bytes = new Uint8Array(this.memory.buffer);
+    bytes.copyWithin(this.inputAt + pad, this.inputAt + from, this.inputAt + to);
+    bytes.fill(SPACE, this.inputAt, this.inputAt + pad);
+  }
+
+  /**
+   * The chunk after the `kept` bytes at the input's start: copied into the module's memory, unless it
+   * was read there (into reserve()'s or reserveAfter()'s buffer). `input` is then the kept bytes and
+   * the chunk, one run of bytes.
+   */
+  load(chunk: Buffer, kept = 0): void {
+    if (chunk.buffer === this.memory.buffer && chunk.byteOffset === this.inputAt + kept) this.input = this.view(kept + chunk.length);
+    else this.reserveAfter(kept, chunk.length).set(chunk);
   }
 
   /**
