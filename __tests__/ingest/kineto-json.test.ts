@@ -78,17 +78,13 @@ function chunkedInput(path: string, sizes: number[]): InputFile {
 }
 
 /**
- * The bytes as a reader that takes the buffer to read into from the importer before each read
- * (as openInput's plain files do), `size` bytes a read at most.
+ * The file as a reader that takes the buffer to read into from the importer before each read (as
+ * openInput's plain files do), `size` bytes a read at most; `landed`: each buffer's byte offset.
  */
-function readerInto(path: string, bytes: Buffer, size: number, landed: number[]): InputFile {
+function readerInto(path: string, size: number, landed: number[]): InputFile {
+  const bytes = readFileSync(path);
   return {
-    path,
-    head: bytes.subarray(0, 65536).toString('utf8'),
-    gzip: false,
-    sizeBytes: bytes.length,
-    text: async () => bytes.toString('utf8'),
-    stream: () => Readable.from([bytes]),
+    ...chunkedInput(path, [size]),
     chunks: async function* (into?: Buffer | (() => Buffer)) {
       for (let at = 0; at < bytes.length; ) {
         const buffer = typeof into === 'function' ? into() : Buffer.alloc(size);
@@ -359,13 +355,13 @@ describe('kineto-json streaming details', () => {
     const jsEvents = jest.spyOn(TraceSummary.prototype, 'event');
     const landed: number[] = [];
     try {
-      const whole = await runImporter(kinetoJson, readerInto(path, bytes, bytes.length, landed));
+      const whole = await runImporter(kinetoJson, readerInto(path, bytes.length, landed));
       const inOnePiece = jsEvents.mock.calls.length;
       jsEvents.mockClear();
       // Reads of 64 KiB and of an odd size: hundreds of events run past a read.
       for (const size of [65536, 40_013]) {
         landed.length = 0;
-        expect(await runImporter(kinetoJson, readerInto(path, bytes, size, landed))).toEqual(whole);
+        expect(await runImporter(kinetoJson, readerInto(path, size, landed))).toEqual(whole);
         expect(jsEvents.mock.calls.length).toBe(inOnePiece);
         jsEvents.mockClear();
         // Each read lands at a multiple of 64 bytes of the tape's memory, after the bytes kept.
@@ -391,7 +387,7 @@ describe('kineto-json streaming details', () => {
       writeFileSync(path, bytes.subarray(0, cut));
       const expected = `cut.trace.json:byte ${cut}: expected the rest of the JSON value, got end of file`;
       for (const size of [bytes.length, 65536]) {
-        const error = await runImporter(kinetoJson, readerInto(path, bytes.subarray(0, cut), size, [])).then(
+        const error = await runImporter(kinetoJson, readerInto(path, size, [])).then(
           () => undefined,
           (caught: unknown) => caught,
         );
@@ -527,7 +523,7 @@ describe('kineto-json bad input', () => {
     const start = text.lastIndexOf('{', bad);
     for (let into = 1; into <= 30; into += 7) {
       const size = start + into;
-      for (const input of [chunkedInput(path, [size]), readerInto(path, Buffer.from(text), size, [])]) {
+      for (const input of [chunkedInput(path, [size]), readerInto(path, size, [])]) {
         const error = await runImporter(kinetoJson, input).catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(InputError);
         expect((error as InputError).message.endsWith(expected)).toBe(true);
