@@ -441,7 +441,8 @@ export function cpuOp(nameStart: i32, nameEnd: i32, nameId: i32, hasTs: i32, tsU
   const parent = depth > 0 ? load<i32>(top, 24) : -1;
   const chain = chainOf(parent, packed >> 1);
   const inherited = depth > 0 ? load<f64>(top, 16) : NO_TOKENS;
-  const tokens = (packed & 1) != 0 ? matmulTokens(k, dimsStart, dimsEnd, inherited, start) : inherited;
+  // Without Input Dims (a trace recorded without shapes) a matmul has no M of its own: no call to ask.
+  const tokens = (packed & 1) != 0 && dimsStart >= 0 ? matmulTokens(k, dimsStart, dimsEnd, inherited, start) : inherited;
   const capacity = load<i32>(stack, 8);
   if (depth == capacity) {
     rowsAt = grown(rowsAt, <usize>capacity << 5, <usize>capacity << 6);
