@@ -12200,8 +12200,9 @@ class TraceScanner {
      * chunk's second half on, its bytes are kept in the tape's memory and read again, from its `{`,
      * in front of the next chunk, where the tape reads it whole (the element scanner would read it
      * across the two chunks, in JavaScript); the chunk's reading ends there. Any other goes to the
-     * element scanner. A kept run is at most half a read, so each byte is read again at most once;
-     * one that is not plain is left to the element scanner in the next chunk, from its first half.
+     * element scanner. A kept run is at most half the chunk it ends (and under 64 spaces), so
+     * reading it again costs at most half of each chunk read; in the next chunk it starts in the
+     * first half unless that chunk is tiny, and one that is not plain goes to the element scanner there.
      */
     leftByTape(chunk, i) {
         const n = chunk.length;
