@@ -7,7 +7,7 @@
  *
  *   node bench/read-offsets.mjs FILE [--repeat 5] [--offsets 0,8,16,24,32,64,4088]
  *
- * On the 2-vCPU AMD EPYC VM the copy to 1-31 bytes past a page's start is about 4x slower than to 0
+ * On the 2-vCPU AMD EPYC VM the copy to 1-31 bytes past a page's start is 3-4x slower than to 0
  * or 32 on (why the importer lands its reads at multiples of 64: json-scanner.ts leftByTape()).
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';

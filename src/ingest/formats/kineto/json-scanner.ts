@@ -105,9 +105,9 @@ export class TraceScanner {
       if (kept > 0) {
         // The event that ran past the chunk before (after spaces), from its `{`, then this chunk: read as one.
         this.kept = 0;
+        // (The state is ARRAY_NEXT, as leftByTape() left it.)
         bytes = tape.input;
         this.base -= kept;
-        this.state = ARRAY_NEXT;
       }
     }
     this.keyStart = 0;
@@ -280,7 +280,7 @@ export class TraceScanner {
     const n = chunk.length;
     if (this.ending || i < n >> 1) return this.beginElement(true, chunk, i);
     // Spaces before the kept bytes, so that the next read lands at a multiple of 64 bytes: on some
-    // CPUs (AMD EPYC here) the kernel copies a read 4× slower to an address 1 to 31 bytes past a
+    // CPUs (AMD EPYC here) the kernel copies a read 3-4× slower to an address 1 to 31 bytes past a
     // page's start than to one at 0 or 32 on (bench/README.md).
     const pad = -(n - i) & (READ_ALIGN - 1);
     this.tape!.keep(i, n, pad);
