@@ -18,7 +18,7 @@
  * bytes at a time; numbers of up to 8 digits are read in one step.
  *
  * Memory: the tape at TAPE, the interned names' table, the keys seen and what follows them, the
- * names' bytes, then the chunk's bytes at IN (the caller grows memory to fit the chunk and 16 bytes
+ * names' bytes, then the chunk's bytes at IN (the caller grows memory to fit the chunk and 32 bytes
  * of slack that vector loads may read past its end).
  */
 
@@ -344,6 +344,12 @@ function categoryOf(s: i32, e: i32): i32 {
   return CAT_SKIP;
 }
 
+/** How many of the 16 bytes at p are digits before the first that is not (16: all of them). */
+// @ts-ignore: decorator
+@inline function digitRun(p: i32): i32 {
+  return <i32>ctz(~i8x16.bitmask(i8x16.le_u(i8x16.sub(v128.load(IN + <usize>p), i8x16.splat(48)), i8x16.splat(9))));
+}
+
 /** Index after the digits from p (16 bytes a step), at most n. */
 function digitsEnd(p: i32): i32 {
   let q = p;
@@ -359,14 +365,33 @@ function digitsEnd(p: i32): i32 {
   return n;
 }
 
-/** The 1 to 8 digits [p, p + len) as an integer (eight ASCII digits at once, leading zeros padded in). */
+/**
+ * The 1 to 8 digits [p, p + len) as an integer, eight ASCII digits at once: '0' taken from every
+ * byte (the digits are the low bytes and never borrow, so the bytes after them cannot change them),
+ * then the bytes past the digits shifted out, which leaves leading zeros.
+ */
 // @ts-ignore: decorator
 @inline function eightDigits(p: i32, len: i32): u64 {
-  const shift = <u64>((8 - len) << 3);
-  let x = (load<u64>(IN + <usize>p) << shift) | (0x3030303030303030 & ((<u64>1 << shift) - 1));
-  x -= 0x3030303030303030;
+  let x = (load<u64>(IN + <usize>p) - 0x3030303030303030) << <u64>((8 - len) << 3);
   x = x * 10 + (x >> 8);
   return (((x & 0x000000ff000000ff) * (100 + (<u64>1000000 << 32))) + (((x >> 16) & 0x000000ff000000ff) * (1 + (<u64>10000 << 32)))) >> 32;
+}
+
+/** Lane k holds k: with a length added, the indexes that move a vector's first lanes to its end. */
+const LANES: v128 = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+
+/**
+ * The 1 to 15 digits [p, p + len) as an integer, in one vector: the digits moved to the vector's
+ * end (the lanes before them read 0: a swizzle index past 15 gives 0), then paired up: two digits
+ * in each 16-bit lane, four in each 32-bit lane, eight in each of the first two.
+ */
+// @ts-ignore: decorator
+@inline function vectorDigits(p: i32, len: i32): u64 {
+  const d = i8x16.swizzle(i8x16.sub(v128.load(IN + <usize>p), i8x16.splat(48)), i8x16.add(LANES, i8x16.splat(<i8>(len - 16))));
+  const two = i16x8.add(i16x8.mul(v128.and(d, i16x8.splat(0xff)), i16x8.splat(10)), i16x8.shr_u(d, 8));
+  const four = i32x4.dot_i16x8_s(two, i32x4.splat(0x00010064)); // first lane * 100 + second
+  const eight = i32x4.dot_i16x8_s(i16x8.narrow_i32x4_u(four, four), i32x4.splat(0x00012710)); // * 10000 + second
+  return <u64>i32x4.extract_lane(eight, 0) * 100000000 + <u64>i32x4.extract_lane(eight, 1);
 }
 
 /**
@@ -378,7 +403,7 @@ function digitsEnd(p: i32): i32 {
   const len = q - p;
   // (Below 2^53, so converted as signed: one instruction.)
   if (len <= 8) return <f64><i64>eightDigits(p, len);
-  if (len <= 15) return <f64><i64>(eightDigits(p, len - 8) * 100000000 + eightDigits(q - 8, 8));
+  if (len <= 15) return <f64><i64>vectorDigits(p, len);
   return digitsValueLong(p, q);
 }
 
@@ -480,7 +505,13 @@ function tokenEnd(p: i32): i32 {
     return e < 0 ? FAIL : e + 1;
   }
   if (<u32>(c - 48) <= 9) {
-    // A number (fractions too: `"blocks per SM": 0.121212`), as skipValue reads any token.
+    // Digits and a token's end within 16 bytes: where tokenEnd() stops too (the end is not a
+    // letter, sign or point).
+    if (p + 16 <= n) {
+      const e = p + digitRun(p);
+      if (e < p + 16 && isTokenEnd(at(e))) return e;
+    }
+    // Any other number (fractions too: `"blocks per SM": 0.121212`), as skipValue reads any token.
     const q = tokenEnd(p);
     return q >= n || !isTokenEnd(at(q)) ? FAIL : q;
   }
@@ -584,8 +615,8 @@ function dim3(p: i32, first: i32): i32 {
   return q + 1;
 }
 
-// What is done with a member's value, by its key (and level: 1 the event, 2 its args). Numbers
-// read into a slot are K_NUMBER + the slot; µs values K_MICROS + the slot that says they were read.
+// What is done with a member's value, by its key (and level: 1 the event, 2 its args), numbered
+// densely so that one jump table picks the reading. K_END (the object's `}`) is a transition's.
 const K_SKIP = 0;
 const K_PH = 1;
 const K_CAT = 2;
@@ -594,17 +625,18 @@ const K_ARGS = 4;
 const K_GRID = 5;
 const K_BLOCK = 6;
 const K_INPUT_DIMS = 7;
-const K_NUMBER = 32;
-const K_PID = K_NUMBER + S_PID;
-const K_TID = K_NUMBER + S_TID;
-const K_BYTES = K_NUMBER + S_BYTES;
-const K_DEVICE = K_NUMBER + S_DEVICE;
-const K_STREAM = K_NUMBER + S_STREAM;
-const K_CORRELATION = K_NUMBER + S_CORRELATION;
-const K_EXTERNAL_ID = K_NUMBER + S_EXTERNAL_ID;
-const K_MICROS = 64;
-const K_TS = K_MICROS + S_HAS_TS;
-const K_DUR = K_MICROS + S_HAS_DUR;
+const K_END = 8;
+// µs values: whether read, whole µs and ns in three slots.
+const K_TS = 9;
+const K_DUR = 10;
+// Numbers into a slot: pid and tid into S_PID, S_TID (kind - 5); the rest into S_DEVICE .. S_BYTES (kind + 1).
+const K_PID = 11;
+const K_TID = 12;
+const K_DEVICE = 13;
+const K_STREAM = 14;
+const K_CORRELATION = 15;
+const K_EXTERNAL_ID = 16;
+const K_BYTES = 17;
 
 /** The member read for the key [ks, ke) at `level`. */
 function keyKind(level: i32, ks: i32, ke: i32): i32 {
@@ -646,70 +678,63 @@ function keyKind(level: i32, ks: i32, ke: i32): i32 {
   return K_SKIP;
 }
 
-/**
- * Read the value at p of a member of kind `kind` (event-reader's eventMember and argsMember); the
- * index after it. (args, read by members(), excepted.)
- */
+/** A ts or dur value at p into the three slots from `has` (a value not a number: skipped). */
 // @ts-ignore: decorator
-@inline function member(kind: i32, p: i32): i32 {
-  const c = at(p);
-  if (kind >= K_MICROS) {
-    // ts, dur: whether read, whole µs, ns in the three slots from kind - K_MICROS.
-    if (isNumberStart(c)) return microsInto(p, kind - K_MICROS);
-    return skipValue(p);
-  }
-  if (kind >= K_NUMBER) {
-    if (isNumberStart(c)) {
-      const q = digitsEnd(p);
-      if (q == p || q >= n || !isTokenEnd(at(q))) return FAIL;
-      put(kind - K_NUMBER, digitsValue(p, q));
-      return q;
-    }
-    return skipValue(p);
-  }
-  switch (kind) {
-    case K_PH: {
-      if (c == 34 && p + 1 < n) put(S_PH, <f64>at(p + 1));
-      break;
-    }
-    case K_CAT: {
-      // The first "cat" is the category; a second is left to JavaScript (its scanner reads on).
-      if (category != CAT_PENDING || c != 34) return FAIL;
-      const e = shortStringEnd(p + 1);
-      if (e < 0) return FAIL;
-      category = categoryOf(p + 1, e);
-      return e + 1;
-    }
-    case K_NAME: {
-      if (c == 34) {
-        const e = shortStringEnd(p + 1);
-        if (e < 0) return FAIL;
-        put(S_NAME_START, <f64>(p + 1));
-        put(S_NAME_END, <f64>e);
-        return e + 1;
-      }
-      break;
-    }
-    case K_GRID: {
-      if (c == 91) return dim3(p, 0);
-      break;
-    }
-    case K_BLOCK: {
-      if (c == 91) return dim3(p, 3);
-      break;
-    }
-    case K_INPUT_DIMS: {
-      if (c == 91) {
-        const q = skipValue(p);
-        if (q < 0) return FAIL;
-        put(S_DIMS_START, <f64>p);
-        put(S_DIMS_END, <f64>q);
-        return q;
-      }
-      break;
+@inline function microsMember(has: i32, p: i32): i32 {
+  return isNumberStart(at(p)) ? microsInto(p, has) : skipValue(p);
+}
+
+/** A number at p into `slot` (event-reader's number(): plain digits; any other value skipped). */
+// @ts-ignore: decorator
+@inline function numberMember(slot: i32, p: i32): i32 {
+  if (p + 16 <= n) {
+    // 1 to 8 digits and the byte after them, told by one mask of the 16 bytes at p.
+    const len = digitRun(p);
+    if (<u32>(len - 1) < 8) {
+      if (!isTokenEnd(at(p + len))) return FAIL;
+      put(slot, <f64><i64>eightDigits(p, len));
+      return p + len;
     }
   }
-  return skipMember(p, c);
+  if (isNumberStart(at(p))) {
+    const q = digitsEnd(p);
+    if (q == p || q >= n || !isTokenEnd(at(q))) return FAIL;
+    put(slot, digitsValue(p, q));
+    return q;
+  }
+  return skipValue(p);
+}
+
+/** The category's string at p; FAIL for a second "cat" (left to JavaScript: its scanner reads on). */
+// @ts-ignore: decorator
+@inline function categoryMember(p: i32): i32 {
+  if (category != CAT_PENDING || at(p) != 34) return FAIL;
+  const e = shortStringEnd(p + 1);
+  if (e < 0) return FAIL;
+  category = categoryOf(p + 1, e);
+  return e + 1;
+}
+
+/** The name's string at p: its bytes' range into the record (any other value skipped). */
+// @ts-ignore: decorator
+@inline function nameMember(p: i32): i32 {
+  if (at(p) != 34) return skipValue(p);
+  const e = shortStringEnd(p + 1);
+  if (e < 0) return FAIL;
+  put(S_NAME_START, <f64>(p + 1));
+  put(S_NAME_END, <f64>e);
+  return e + 1;
+}
+
+/** Input Dims at p: the array's range into the record (any other value skipped). */
+// @ts-ignore: decorator
+@inline function inputDimsMember(p: i32): i32 {
+  if (at(p) != 91) return skipValue(p);
+  const q = skipValue(p);
+  if (q < 0) return FAIL;
+  put(S_DIMS_START, <f64>p);
+  put(S_DIMS_END, <f64>q);
+  return q;
 }
 
 /**
@@ -759,50 +784,59 @@ function keyNumber(level: i32, ks: i32, ke: i32): i32 {
  * What came after a key, learned: for each key number (and the start of an object at either
  * level, START_1 / START_2) and category so far, the bytes last seen from the end of that key's
  * value to the start of the next value (`, "name": `), or to the object's `}`, when they were at
- * most PATTERN bytes: 32 bytes, then their length, the next key's number (or END) and its kind.
- * Where the same bytes follow again, the next member is known from one compare of those bytes,
- * which are exactly the bytes the member-by-member reading would have read its way through.
+ * most PATTERN bytes. Where the same bytes follow again, the next member is known from one compare
+ * of those bytes, which are exactly the bytes the member-by-member reading would have read its way
+ * through.
+ *
+ * A category's row holds every state's ways; a state's ways are at its offset (state << 7) in the
+ * row, so the next transition is the row plus the offset the last one gave. A way: the 32 bytes,
+ * then their length (at 32), the next state's offset (36), the next member's kind (40; K_END for the
+ * object's `}`), and at 48 a 64-bit word whose bits are set except for the bytes compared. Memory
+ * starts zeroed, so a way never learned has its upper 32 bits clear and never matches.
  */
 const TRANSITIONS: usize = 1327104;
 const TRANSITION_BYTES: usize = 64;
 /** Two ways a key (and category) goes on, the last seen first. */
 const WAYS: usize = 2;
-const CATEGORY_STATES = 12; // CAT_PENDING .. CAT_PYTHON
 const PATTERN = 32;
 const START_1: i32 = <i32>KEY_SLOTS;
 const START_2: i32 = <i32>KEY_SLOTS + 1;
 const NO_KEY_STATE: i32 = <i32>KEY_SLOTS + 2;
+const STATE_SHIFT = 7; // TRANSITION_BYTES * WAYS bytes per state
+/** One category's row (CAT_PENDING to CAT_PYTHON: 12 rows, 388 KiB, below ARENA). */
+const ROW_BYTES: usize = <usize>(NO_KEY_STATE + 1) << STATE_SHIFT;
 const END = -2;
 
-/** Remember the bytes [from, to) as what follows in transition t (when they fit). */
-function learn(t: usize, from: i32, to: i32, next: i32, kind: i32): void {
+/** Remember the bytes [from, to) as what follows in way t (when they fit). */
+function learn(t: usize, from: i32, to: i32, nextState: i32, kind: i32): void {
   if (to - from > PATTERN || from + PATTERN > n) return;
   memory.copy(t + TRANSITION_BYTES, t, TRANSITION_BYTES);
   v128.store(t, v128.load(IN + <usize>from));
   v128.store(t, v128.load(IN + <usize>from, 16), 16);
   store<i32>(t, to - from, 32);
-  store<i32>(t, next, 36);
+  store<i32>(t, nextState << STATE_SHIFT, 36);
   store<i32>(t, kind, 40);
-  // The bytes compared: a mask of the first `to - from` (never 0, so an unlearned entry never matches).
-  store<i32>(t, to - from == 32 ? -1 : (1 << (to - from)) - 1, 44);
+  // Every bit but those of the `to - from` bytes compared (1 to 32 of them).
+  store<u64>(t, ~((<u64>1 << <u64>(to - from)) - 1), 48);
 }
 
+/** The row of the transitions for the category so far. */
 // @ts-ignore: decorator
-@inline function transitionAt(state: i32): usize {
-  return TRANSITIONS + <usize>(state * CATEGORY_STATES + category + 1) * (TRANSITION_BYTES * WAYS);
+@inline function rowOf(category: i32): usize {
+  return TRANSITIONS + <usize>(category + 1) * ROW_BYTES;
 }
 
-/** Whether a, b (the 32 bytes at p) start with transition t's bytes. */
+/** Whether a, b (the 32 bytes at p) start with way t's bytes. */
 // @ts-ignore: decorator
 @inline function matched(t: usize, a: v128, b: v128): bool {
-  const same = i8x16.bitmask(i8x16.eq(a, v128.load(t))) | (i8x16.bitmask(i8x16.eq(b, v128.load(t, 16))) << 16);
-  const wanted = load<i32>(t, 44); // 0: nothing learned
-  return (~same & wanted) == 0 && wanted != 0;
+  const same = <u32>(i8x16.bitmask(i8x16.eq(a, v128.load(t))) | (i8x16.bitmask(i8x16.eq(b, v128.load(t, 16))) << 16));
+  return (<u64>same | load<u64>(t, 48)) == 0xffffffffffffffff;
 }
 
 /** Members of the object opening at p (level 1: the event, 2: its args); the index after its `}`. */
 function members(p: i32, level: i32): i32 {
-  let state = level == 1 ? START_1 : START_2;
+  let row = rowOf(category);
+  let state = (level == 1 ? START_1 : START_2) << STATE_SHIFT;
   for (;;) {
     // p: at the `{`, or just after a value.
     let next: i32;
@@ -810,62 +844,101 @@ function members(p: i32, level: i32): i32 {
     let q: i32;
     // The next value's start is taken from the transition before its bytes are confirmed (a
     // branch, not a data dependence): the reading runs on while they are compared.
-    let t = transitionAt(state);
-    let hit = false;
-    if (p + PATTERN <= n) {
-      const a = v128.load(IN + <usize>p);
-      const b = v128.load(IN + <usize>p, 16);
-      if (matched(t, a, b)) hit = true;
-      else {
-        t += TRANSITION_BYTES;
-        if (matched(t, a, b)) hit = true;
-      }
+    // t: the way that matched, 0 when none did.
+    // The 32 bytes at p may run past the chunk (into the slack after it): a way matched there
+    // ends past the chunk's end, and fails below, as the member-by-member reading would.
+    let t = row + <usize>state;
+    const a = v128.load(IN + <usize>p);
+    const b = v128.load(IN + <usize>p, 16);
+    if (!matched(t, a, b)) {
+      t += TRANSITION_BYTES;
+      if (!matched(t, a, b)) t = 0;
     }
-    if (hit) {
-      next = load<i32>(t, 36);
-      q = p + load<i32>(t, 32);
-      if (next == END) return q;
+    if (t != 0) {
       kind = load<i32>(t, 40);
+      q = p + load<i32>(t, 32);
+      if (kind == K_END) return q <= n ? q : FAIL;
+      next = load<i32>(t, 36);
       if (q >= n) return FAIL;
       if (at(q) <= 32) {
         q = ws(q);
         if (q < 0) return FAIL;
       }
     } else {
-      q = nextMember(p, level, state);
+      q = nextMember(p, level, row + <usize>state, state);
       if (q < 0) return q == END ? nextEnd : FAIL;
-      next = nextKey;
+      next = nextState;
       kind = keyKindFound;
     }
-    if (kind == K_ARGS) {
-      // Whether args are read depends on the category: one not yet known is left to JavaScript.
-      if (category == CAT_PENDING) return FAIL;
-      p = at(q) == 123 && category != CAT_PYTHON && category != CAT_SKIP ? members(q, 2) : skipValue(q);
-    } else p = member(kind, q);
+    // The value at q, read by its kind (event-reader's eventMember and argsMember).
+    switch (kind) {
+      case K_SKIP:
+        p = skipMember(q, at(q));
+        break;
+      case K_PH: {
+        if (at(q) == 34 && q + 1 < n) put(S_PH, <f64>at(q + 1));
+        p = skipMember(q, at(q));
+        break;
+      }
+      case K_CAT: {
+        p = categoryMember(q);
+        row = rowOf(category);
+        break;
+      }
+      case K_NAME:
+        p = nameMember(q);
+        break;
+      case K_ARGS: {
+        // Whether args are read depends on the category: one not yet known is left to JavaScript.
+        if (category == CAT_PENDING) return FAIL;
+        p = at(q) == 123 && category != CAT_PYTHON && category != CAT_SKIP ? members(q, 2) : skipValue(q);
+        break;
+      }
+      case K_GRID:
+        p = at(q) == 91 ? dim3(q, 0) : skipMember(q, at(q));
+        break;
+      case K_BLOCK:
+        p = at(q) == 91 ? dim3(q, 3) : skipMember(q, at(q));
+        break;
+      case K_INPUT_DIMS:
+        p = inputDimsMember(q);
+        break;
+      case K_TS:
+        p = microsMember(S_HAS_TS, q);
+        break;
+      case K_DUR:
+        p = microsMember(S_HAS_DUR, q);
+        break;
+      case K_PID:
+      case K_TID:
+        p = numberMember(kind - K_PID + S_PID, q);
+        break;
+      default:
+        // K_DEVICE .. K_BYTES
+        p = numberMember(kind - K_DEVICE + S_DEVICE, q);
+    }
     if (p < 0) return FAIL;
-    // A key without a number is followed member by member (NO_KEY_STATE learns nothing).
-    state = next == NO_KEY ? NO_KEY_STATE : next;
+    state = next;
   }
   return FAIL; // not reached
 }
 
-/** Set by nextMember(): the next key's number, or the index after the object's `}`. */
-let nextKey: i32 = 0;
+/** Set by nextMember(): the next state's offset, or the index after the object's `}`. */
+let nextState: i32 = 0;
 let nextEnd: i32 = 0;
 
 /**
  * From p (the object's `{`, or just after a value) to the next member's value, byte by byte; its
- * start, with nextKey and keyKindFound set, or END (nextEnd: after the object's `}`), or FAIL.
- * What it read is learned as the way on from `state`.
+ * start, with nextState and keyKindFound set, or END (nextEnd: after the object's `}`), or FAIL.
+ * What it read is learned as the way on from `state` (an offset; t its ways).
  */
-function nextMember(p: i32, level: i32, state: i32): i32 {
-  const t = transitionAt(state);
+function nextMember(p: i32, level: i32, t: usize, state: i32): i32 {
   let r: i32;
-  if (state == START_1 || state == START_2) {
+  if (state == START_1 << STATE_SHIFT || state == START_2 << STATE_SHIFT) {
     r = ws(p + 1);
     if (r < 0) return FAIL;
     if (at(r) == 125) {
-      learn(t, p, r + 1, END, K_SKIP);
+      learn(t, p, r + 1, 0, K_END);
       nextEnd = r + 1;
       return END;
     }
@@ -874,7 +947,7 @@ function nextMember(p: i32, level: i32, state: i32): i32 {
     if (r < 0) return FAIL;
     const c = at(r);
     if (c == 125) {
-      if (state != NO_KEY_STATE) learn(t, p, r + 1, END, K_SKIP);
+      if (state != NO_KEY_STATE << STATE_SHIFT) learn(t, p, r + 1, 0, K_END);
       nextEnd = r + 1;
       return END;
     }
@@ -895,8 +968,10 @@ function nextMember(p: i32, level: i32, state: i32): i32 {
   }
   const q = ws(r);
   if (q < 0) return FAIL;
-  nextKey = keyNumber(level, ks, ke);
-  if (nextKey != NO_KEY && state != NO_KEY_STATE) learn(t, p, q, nextKey, keyKindFound);
+  const key = keyNumber(level, ks, ke);
+  // A key without a number is followed member by member (NO_KEY_STATE learns nothing).
+  nextState = (key == NO_KEY ? NO_KEY_STATE : key) << STATE_SHIFT;
+  if (key != NO_KEY && state != NO_KEY_STATE << STATE_SHIFT) learn(t, p, q, key, keyKindFound);
   return q;
 }
 
@@ -958,19 +1033,43 @@ function nameId(s: i32, e: i32): i32 {
   return <i32>names - 1;
 }
 
-function clearRecord(): void {
-  // Slot pairs at once (S_PH 3 to S_SHAPE_SET 27; the µs values are read only where their flag is set).
-  v128.store(rec + (<usize>S_PH << 3), f64x2(0, -1)); // ph, name start
-  v128.store(rec + (<usize>S_NAME_END << 3), f64x2(-1, NaN)); // name end, pid
-  v128.store(rec + (<usize>S_TID << 3), f64x2(NaN, 0)); // tid, has ts
-  put(S_HAS_DUR, 0);
-  v128.store(rec + (<usize>S_DEVICE << 3), f64x2(NaN, NaN)); // device, stream
-  v128.store(rec + (<usize>S_CORRELATION << 3), f64x2(NaN, NaN)); // correlation, external id
-  v128.store(rec + (<usize>S_BYTES << 3), f64x2(NaN, -1)); // bytes, dims start
-  v128.store(rec + (<usize>S_DIMS_END << 3), f64x2(-1, NaN)); // dims end, grid x
-  v128.store(rec + (<usize>(S_SHAPE + 1) << 3), f64x2(NaN, NaN)); // grid y, z
-  v128.store(rec + (<usize>(S_SHAPE + 3) << 3), f64x2(NaN, NaN)); // block x, y
-  v128.store(rec + (<usize>(S_SHAPE + 5) << 3), f64x2(NaN, 0)); // block z, shape set
+/**
+ * The record's slots S_PH to S_NAME_ID (26 of them) as an event without members leaves them: ph 0,
+ * the name's and dims' ranges -1, flags 0, numbers NaN (the µs values are read only where their flag
+ * is set). Written by each scan(); clearRecord() copies them, 16 bytes a step.
+ */
+const BLANK: usize = STACK + MAX_DEPTH;
+
+function writeBlank(): void {
+  for (let k = S_PH; k <= S_NAME_ID; k++) store<f64>(BLANK + (<usize>(k - S_PH) << 3), NaN);
+  const blank = (slot: i32, value: f64): void => store<f64>(BLANK + (<usize>(slot - S_PH) << 3), value);
+  blank(S_PH, 0);
+  blank(S_NAME_START, -1);
+  blank(S_NAME_END, -1);
+  blank(S_HAS_TS, 0);
+  blank(S_HAS_DUR, 0);
+  blank(S_DIMS_START, -1);
+  blank(S_DIMS_END, -1);
+  blank(S_SHAPE_SET, 0);
+  blank(S_NAME_ID, -1);
+}
+
+// @ts-ignore: decorator
+@inline function clearRecord(): void {
+  const to = rec + (<usize>S_PH << 3);
+  v128.store(to, v128.load(BLANK));
+  v128.store(to, v128.load(BLANK, 16), 16);
+  v128.store(to, v128.load(BLANK, 32), 32);
+  v128.store(to, v128.load(BLANK, 48), 48);
+  v128.store(to, v128.load(BLANK, 64), 64);
+  v128.store(to, v128.load(BLANK, 80), 80);
+  v128.store(to, v128.load(BLANK, 96), 96);
+  v128.store(to, v128.load(BLANK, 112), 112);
+  v128.store(to, v128.load(BLANK, 128), 128);
+  v128.store(to, v128.load(BLANK, 144), 144);
+  v128.store(to, v128.load(BLANK, 160), 160);
+  v128.store(to, v128.load(BLANK, 176), 176);
+  v128.store(to, v128.load(BLANK, 192), 192);
 }
 
 /**
@@ -1124,6 +1223,7 @@ function sumEvent(p: i32, end: i32, nameStart: i32, id: i32): bool {
 export function scan(from: i32, length: i32): i32 {
   n = length;
   records = 0;
+  writeBlank();
   let p = from;
   for (;;) {
     if (records == MAX_RECS || at(p) != 123) break;

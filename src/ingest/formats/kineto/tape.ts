@@ -86,8 +86,8 @@ export const S_SUM = 30;
 /** Numbers per record (the module's recordSlots(), checked when it is instantiated). */
 export const SLOTS = 31;
 
-/** Vector loads may read this far past a chunk's last byte. */
-const SLACK = 16;
+/** Vector loads may read this far past a chunk's last byte (the tape's 32-byte compares). */
+const SLACK = 32;
 const SPACE = 0x20;
 const PAGE = 65536;
 
