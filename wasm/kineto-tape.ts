@@ -837,6 +837,9 @@ function learn(t: usize, from: i32, to: i32, nextState: i32, kind: i32): void {
 function members(p: i32, level: i32): i32 {
   let row = rowOf(category);
   let state = (level == 1 ? START_1 : START_2) << STATE_SHIFT;
+  // The event's args are read in this loop too (level 2, without a call): `after` is the event's
+  // state after them, where its `}` takes the reading back to level 1.
+  let after = 0;
   for (;;) {
     // p: at the `{`, or just after a value.
     let next: i32;
@@ -857,7 +860,14 @@ function members(p: i32, level: i32): i32 {
     if (t != 0) {
       kind = load<i32>(t, 40);
       q = p + load<i32>(t, 32);
-      if (kind == K_END) return q <= n ? q : FAIL;
+      if (kind == K_END) {
+        if (q > n) return FAIL;
+        if (level == 1) return q;
+        level = 1;
+        p = q;
+        state = after;
+        continue;
+      }
       next = load<i32>(t, 36);
       if (q >= n) return FAIL;
       if (at(q) <= 32) {
@@ -866,7 +876,14 @@ function members(p: i32, level: i32): i32 {
       }
     } else {
       q = nextMember(p, level, row + <usize>state, state);
-      if (q < 0) return q == END ? nextEnd : FAIL;
+      if (q < 0) {
+        if (q != END) return FAIL;
+        if (level == 1) return nextEnd;
+        level = 1;
+        p = nextEnd;
+        state = after;
+        continue;
+      }
       next = nextState;
       kind = keyKindFound;
     }
@@ -891,7 +908,14 @@ function members(p: i32, level: i32): i32 {
       case K_ARGS: {
         // Whether args are read depends on the category: one not yet known is left to JavaScript.
         if (category == CAT_PENDING) return FAIL;
-        p = at(q) == 123 && category != CAT_PYTHON && category != CAT_SKIP ? members(q, 2) : skipValue(q);
+        if (at(q) == 123 && category != CAT_PYTHON && category != CAT_SKIP) {
+          after = next;
+          level = 2;
+          p = q;
+          state = START_2 << STATE_SHIFT;
+          continue;
+        }
+        p = skipValue(q);
         break;
       }
       case K_GRID:
