@@ -799,6 +799,14 @@ const TRANSITION_BYTES: usize = 64;
 /** Two ways a key (and category) goes on, the last seen first. */
 const WAYS: usize = 2;
 const PATTERN = 32;
+/**
+ * Ways of 33 to LONG_PATTERN bytes (`,      "est. achieved occupancy %": ` as PyTorch writes a
+ * kernel's args: 36): their first 32 bytes in the way, with a skip word whose bit 32 is clear so
+ * that the compare above never takes them; bytes 32 to 63 at the way's place in LONG_BYTES (32 per
+ * way), their mask at 44. longWay() tries them where no way matched.
+ */
+const LONG_PATTERN = 64;
+const LONG_BYTES: usize = 1724928; // after the 12 rows of TRANSITIONS, below ARENA
 const START_1: i32 = <i32>KEY_SLOTS;
 const START_2: i32 = <i32>KEY_SLOTS + 1;
 const NO_KEY_STATE: i32 = <i32>KEY_SLOTS + 2;
@@ -807,17 +815,53 @@ const STATE_SHIFT = 7; // TRANSITION_BYTES * WAYS bytes per state
 const ROW_BYTES: usize = <usize>(NO_KEY_STATE + 1) << STATE_SHIFT;
 const END = -2;
 
+/** Where a way's bytes 32 to 63 are kept (a long way's). */
+// @ts-ignore: decorator
+@inline function longBytesOf(t: usize): usize {
+  return LONG_BYTES + ((t - TRANSITIONS) >> 1);
+}
+
 /** Remember the bytes [from, to) as what follows in way t (when they fit). */
 function learn(t: usize, from: i32, to: i32, nextState: i32, kind: i32): void {
-  if (to - from > PATTERN || from + PATTERN > n) return;
+  const len = to - from;
+  if (len > LONG_PATTERN || from + PATTERN > n) return;
   memory.copy(t + TRANSITION_BYTES, t, TRANSITION_BYTES);
+  memory.copy(longBytesOf(t + TRANSITION_BYTES), longBytesOf(t), TRANSITION_BYTES >> 1);
   v128.store(t, v128.load(IN + <usize>from));
   v128.store(t, v128.load(IN + <usize>from, 16), 16);
-  store<i32>(t, to - from, 32);
+  store<i32>(t, len, 32);
   store<i32>(t, nextState << STATE_SHIFT, 36);
   store<i32>(t, kind, 40);
-  // Every bit but those of the `to - from` bytes compared (1 to 32 of them).
-  store<u64>(t, ~((<u64>1 << <u64>(to - from)) - 1), 48);
+  if (len <= PATTERN) {
+    // Every bit but those of the `len` bytes compared (1 to 32 of them).
+    store<u64>(t, ~((<u64>1 << <u64>len) - 1), 48);
+    return;
+  }
+  // A long way (the bytes past `to` were in the chunk or its slack: they are not compared).
+  store<u64>(t, 0xfffffffe00000000, 48);
+  const rest = longBytesOf(t);
+  v128.store(rest, v128.load(IN + <usize>from, 32));
+  v128.store(rest, v128.load(IN + <usize>from, 48), 16);
+  store<i32>(t, len - PATTERN == 32 ? -1 : (1 << (len - PATTERN)) - 1, 44);
+}
+
+/**
+ * The long way of the ways at t (a state's two) whose bytes the input at p starts with, or 0. Its
+ * bytes end in the chunk: a long way is taken only where the reading would end its way there.
+ */
+function longWay(t: usize, p: i32, a: v128, b: v128): usize {
+  for (let way: usize = 0; way < WAYS; way++) {
+    const w = t + way * TRANSITION_BYTES;
+    const len = load<i32>(w, 32);
+    if (len <= PATTERN || p + len > n) continue;
+    const same = i8x16.bitmask(i8x16.eq(a, v128.load(w))) | (i8x16.bitmask(i8x16.eq(b, v128.load(w, 16))) << 16);
+    if (same != -1) continue;
+    const rest = longBytesOf(w);
+    const more = i8x16.bitmask(i8x16.eq(v128.load(IN + <usize>p, 32), v128.load(rest))) | (i8x16.bitmask(i8x16.eq(v128.load(IN + <usize>p, 48), v128.load(rest, 16))) << 16);
+    const wanted = load<i32>(w, 44);
+    if ((more & wanted) == wanted) return w;
+  }
+  return 0;
 }
 
 /** The row of the transitions for the category so far. */
@@ -855,7 +899,7 @@ function members(p: i32, level: i32): i32 {
     const b = v128.load(IN + <usize>p, 16);
     if (!matched(t, a, b)) {
       t += TRANSITION_BYTES;
-      if (!matched(t, a, b)) t = 0;
+      if (!matched(t, a, b)) t = longWay(t - TRANSITION_BYTES, p, a, b);
     }
     if (t != 0) {
       kind = load<i32>(t, 40);

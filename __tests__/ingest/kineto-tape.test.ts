@@ -196,6 +196,24 @@ describe('kineto event tape', () => {
     expect(byName('k"x')).toEqual([expect.objectContaining({ externalId: 330653 })]);
   });
 
+  it('takes what follows a member over more than 32 bytes (PyTorch spaces its kernel args so) only where every byte of it matches', () => {
+    // 38 bytes from a value's end to the next value: `,` 22 spaces `"correlation": `. Learned from
+    // the first kernels, then taken where all 38 match, and not where a byte past the first 32
+    // differs (the key then is another, whose value is not the correlation).
+    const gap = ' '.repeat(22);
+    const kernel = (i: number, key = 'correlation'): string =>
+      `{\n    "ph": "X", "cat": "kernel", "name": "void k<${i}>()", "pid": 0, "tid": 7, "ts": ${1000 + i}.5, "dur": 1.${i},\n    "args": {\n      "External id": ${i},${gap}"${key}": ${4078231 + i}, "stream": 7\n    }\n  }`;
+    const texts = [...Array.from({ length: 6 }, (_, i) => kernel(i)), kernel(6, 'correlatioN'), kernel(7), kernel(8, 'correlation_'), kernel(9)];
+    const result = scanAll(texts);
+    expect(result.left).toEqual([]);
+    expect(result.records).toHaveLength(texts.length);
+    for (const record of result.records) {
+      const expected = readByJs(result.bytes, record.start, true);
+      expect(fieldsOf(record.fields)).toEqual(fieldsOf(expected.fields));
+    }
+    expect(result.records.map((r) => fieldsOf(r.fields)['correlation'])).toEqual([0, 1, 2, 3, 4, 5, NaN, 7, NaN, 9].map((i) => (Number.isNaN(i) ? NaN : 4078231 + i)));
+  });
+
   it('reads events with more distinct keys than it numbers, and keys longer than it keeps, member by member', () => {
     // The tape numbers up to 128 keys and keeps keys of up to 48 bytes; past that, it reads on
     // member by member. Each event here brings new keys, some of them long, around the ones read;
