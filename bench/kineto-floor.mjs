@@ -41,7 +41,7 @@ import module from 'node:module';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildDir, bundledImporter, ensureBuilt, ensureBundled, ensureTrace, floor, outDir, valueEnd } from './kineto-traces.mjs';
+import { buildDir, bundledImporter, ensureBuilt, ensureBundled, ensureTrace, floor, outDir, tapeChunk } from './kineto-traces.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -127,29 +127,25 @@ async function tapeOnly(path, build) {
       p = b.indexOf('[', p) + 1;
       started = true;
     }
-    carry = 0;
-    for (;;) {
-      while (p < n && (b[p] === 0x20 || b[p] === 0x0a || b[p] === 0x0d || b[p] === 0x09 || b[p] === 0x2c)) p++;
-      if (p >= n || b[p] !== 0x7b) break; // the end of the array (or of the chunk)
-      p = tape.scan(p);
-      const count = tape.count;
-      const r = tape.records;
-      records += count;
-      for (let k = 0; k < count; k++) {
-        if (r[k * slots + S_CATEGORY] === 2) kernelEvents++;
-        durSum += r[k * slots + S_DUR_US];
-      }
-      if (tape.stoppedAfterEvent) continue;
-      const end = valueEnd(b, p, n);
-      if (end < 0) {
-        b.copy(b, 0, p, n);
-        carry = n - p;
-        break;
-      }
-      leftToJs++;
-      if (b.subarray(p, end).includes('"cat": "kernel"')) kernelEvents++;
-      p = end;
-    }
+    const cut = tapeChunk(
+      tape,
+      b,
+      p,
+      n,
+      (r, count) => {
+        records += count;
+        for (let k = 0; k < count; k++) {
+          if (r[k * slots + S_CATEGORY] === 2) kernelEvents++;
+          durSum += r[k * slots + S_DUR_US];
+        }
+      },
+      (start, end) => {
+        leftToJs++;
+        if (b.subarray(start, end).includes('"cat": "kernel"')) kernelEvents++;
+      },
+    );
+    if (cut >= 0) b.copy(b, 0, cut, n);
+    carry = cut < 0 ? 0 : n - cut;
   }
   closeSync(fd);
   return { kernelEvents, records, leftToJs, durSum };

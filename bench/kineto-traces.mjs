@@ -171,6 +171,26 @@ export function floor(path) {
   return { kernelEvents: count };
 }
 
+/**
+ * The events of one chunk in the tape's memory (`b`, `n` bytes) from `p`, by the WebAssembly tape
+ * alone: scan() over each run of plain events, `onRecords(records, count)` told of each scan's
+ * records; an event the tape leaves is passed over by its brackets (`onLeft(start, end)`). Returns
+ * where an event cut by the chunk's end starts (the caller carries it to the next chunk), or -1.
+ */
+export function tapeChunk(tape, b, p, n, onRecords, onLeft) {
+  for (;;) {
+    while (p < n && (b[p] === 0x20 || b[p] === 0x0a || b[p] === 0x0d || b[p] === 0x09 || b[p] === 0x2c)) p++;
+    if (p >= n || b[p] !== 0x7b) return -1; // the end of the array (or of the chunk)
+    p = tape.scan(p);
+    onRecords(tape.records, tape.count);
+    if (tape.stoppedAfterEvent) continue;
+    const end = valueEnd(b, p, n);
+    if (end < 0) return p;
+    onLeft(p, end);
+    p = end;
+  }
+}
+
 /** Where the JSON value opening at `p` ends (a bracket count over strings), or -1 past `n`. */
 export function valueEnd(b, p, n) {
   let depth = 0;
