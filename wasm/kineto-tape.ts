@@ -877,12 +877,13 @@ function longWay(t: usize, p: i32, a: v128, b: v128): usize {
   return (<u64>same | load<u64>(t, 48)) == 0xffffffffffffffff;
 }
 
-/** Members of the object opening at p (level 1: the event, 2: its args); the index after its `}`. */
-function members(p: i32, level: i32): i32 {
+/** Members of the event opening at p, its args' too; the index after its `}`. */
+function members(p: i32): i32 {
   let row = rowOf(category);
-  let state = (level == 1 ? START_1 : START_2) << STATE_SHIFT;
-  // The event's args are read in this loop too (level 2, without a call): `after` is the event's
-  // state after them, where its `}` takes the reading back to level 1.
+  let state = START_1 << STATE_SHIFT;
+  // level 1: the event's members; 2: its args', read in this loop too (without a call). `after`
+  // is the event's state after its args, where their `}` takes the reading back to level 1.
+  let level = 1;
   let after = 0;
   for (;;) {
     // p: at the `{`, or just after a value.
@@ -1108,9 +1109,13 @@ function nameId(s: i32, e: i32): i32 {
  */
 const BLANK: usize = STACK + MAX_DEPTH;
 
+// @ts-ignore: decorator
+@inline function blank(slot: i32, value: f64): void {
+  store<f64>(BLANK + (<usize>(slot - S_PH) << 3), value);
+}
+
 function writeBlank(): void {
-  for (let k = S_PH; k <= S_NAME_ID; k++) store<f64>(BLANK + (<usize>(k - S_PH) << 3), NaN);
-  const blank = (slot: i32, value: f64): void => store<f64>(BLANK + (<usize>(slot - S_PH) << 3), value);
+  for (let k = S_PH; k <= S_NAME_ID; k++) blank(k, NaN);
   blank(S_PH, 0);
   blank(S_NAME_START, -1);
   blank(S_NAME_END, -1);
@@ -1124,6 +1129,7 @@ function writeBlank(): void {
 
 // @ts-ignore: decorator
 @inline function clearRecord(): void {
+  // Unrolled: a loop in V8's WebAssembly code checks the stack at each turn.
   const to = rec + (<usize>S_PH << 3);
   v128.store(to, v128.load(BLANK));
   v128.store(to, v128.load(BLANK, 16), 16);
@@ -1298,7 +1304,7 @@ export function scan(from: i32, length: i32): i32 {
     rec = TAPE + (<usize>(records * REC) << 3);
     category = CAT_PENDING;
     clearRecord();
-    const end = members(p, 1);
+    const end = members(p);
     if (end < 0) break;
     if (category > CAT_SKIP) {
       const nameStart = <i32>load<f64>(rec + (<usize>S_NAME_START << 3));
