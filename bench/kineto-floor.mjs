@@ -41,7 +41,7 @@ import module from 'node:module';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildDir, bundledImporter, ensureBuilt, ensureBundled, ensureTrace, floor, outDir, tapeCarry, tapeChunk, tapeLoad } from './kineto-traces.mjs';
+import { buildDir, bundledImporter, ensureBuilt, ensureBundled, ensureTrace, floor, outDir, tapeChunk } from './kineto-traces.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -107,6 +107,7 @@ function jsLoop(path) {
 async function tapeOnly(path, build) {
   const { EventTape, S_CATEGORY, S_DUR_US } = await import(pathToFileURL(join(build, 'src', 'ingest', 'formats', 'kineto', 'tape.js')).href);
   const tape = new EventTape();
+  const CHUNK = 1 << 20;
   const fd = openSync(path, 'r');
   let carry = 0;
   let started = false;
@@ -116,9 +117,10 @@ async function tapeOnly(path, build) {
   let durSum = 0;
   const slots = tape.slots;
   for (;;) {
-    const b = tapeLoad(tape, carry, (buffer, at, length) => readSync(fd, buffer, at, length, null));
-    const n = b.length;
-    if (n === carry) break;
+    const read = readSync(fd, tape.reserve(CHUNK), carry, CHUNK - carry, null);
+    if (read === 0) break;
+    const n = carry + read;
+    const b = tape.reserve(n);
     let p = 0;
     if (!started) {
       p = b.indexOf('"traceEvents"');
@@ -142,7 +144,8 @@ async function tapeOnly(path, build) {
         if (b.subarray(start, end).includes('"cat": "kernel"')) kernelEvents++;
       },
     );
-    carry = tapeCarry(tape, b, cut, n);
+    if (cut >= 0) b.copy(b, 0, cut, n);
+    carry = cut < 0 ? 0 : n - cut;
   }
   closeSync(fd);
   return { kernelEvents, records, leftToJs, durSum };

@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tapeCarry, tapeChunk, tapeLoad } from './kineto-traces.mjs';
+import { tapeChunk } from './kineto-traces.mjs';
 
 const [tree, trace, passesArg] = process.argv.slice(2);
 if (!tree || !trace) {
@@ -40,15 +40,16 @@ function pass(tape) {
     records += count;
     for (let k = 0; k < count; k++) if (r[k * slots + S_CATEGORY] === KERNEL) kernels++;
   };
-  tapeCarry(tape, undefined, -1, 0); // none carried from the pass before
   for (;;) {
     const take = Math.min(CHUNK - carried, bytes.length - offset);
     if (take <= 0) break;
-    const b = tapeLoad(tape, carried, (buffer, at) => bytes.copy(buffer, at, offset, offset + take));
+    bytes.copy(tape.reserve(CHUNK), carried, offset, offset + take);
     offset += take;
-    const n = b.length;
+    const n = carried + take;
+    const b = tape.reserve(n);
     const cut = tapeChunk(tape, b, 0, n, counted, () => left++);
-    carried = tapeCarry(tape, b, cut, n);
+    if (cut >= 0) b.copy(b, 0, cut, n);
+    carried = cut < 0 ? 0 : n - cut;
   }
   return { records, kernels, left };
 }

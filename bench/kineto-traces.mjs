@@ -191,34 +191,6 @@ export function tapeChunk(tape, b, p, n, onRecords, onLeft) {
   }
 }
 
-/** Bytes a chunk of the tape harnesses holds, the carried bytes included (as the importer reads). */
-const TAPE_CHUNK = 1 << 20;
-
-/**
- * The tape's next chunk, for this tree's tape (read areas, keep() and load()) and an earlier
- * tree's (reserve()), so that kineto-tape-passes.mjs counts both on the same chunks:
- * `fill(buffer, at, length)` writes at most `length` bytes into `buffer` from `at` and returns how
- * many; they follow the `carried` bytes that tapeCarry() kept from the chunk before. Returns the
- * chunk's bytes in the tape's memory (the carried bytes, then those written).
- */
-export function tapeLoad(tape, carried, fill) {
-  if (!tape.readArea) {
-    const read = fill(tape.reserve(TAPE_CHUNK), carried, TAPE_CHUNK - carried);
-    return tape.reserve(carried + read);
-  }
-  const area = tape.readArea();
-  tape.load(area.subarray(0, fill(area, 0, TAPE_CHUNK - carried)));
-  return tape.input;
-}
-
-/** Keeps the chunk's bytes [cut, n) for the front of the next (cut < 0: none); returns how many. */
-export function tapeCarry(tape, b, cut, n) {
-  const from = cut < 0 ? n : cut;
-  if (tape.readArea) tape.keep(from, n);
-  else if (from < n) b.copy(b, 0, from, n);
-  return n - from;
-}
-
 /** Where the JSON value opening at `p` ends (a bracket count over strings), or -1 past `n`. */
 export function valueEnd(b, p, n) {
   let depth = 0;

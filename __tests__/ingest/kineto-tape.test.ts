@@ -26,13 +26,11 @@ function scanAll(texts: string[]): { bytes: Buffer; records: Array<{ category: n
   let p = 1;
   while (bytes[p] === 0x7b) {
     const stop = tape.scan(p);
-    // The records' positions are in the tape's bytes, where `bytes` starts at inputStart.
-    const shift = tape.inputStart;
     for (let k = 0; k < tape.count; k++) {
       const at = k * tape.slots;
       // A copy: the next scan writes over the tape's records.
-      const fields = { records: tape.records.slice(at, at + SLOTS), bytes: tape.recordBytes };
-      records.push({ category: tape.records[at + S_CATEGORY]!, start: tape.records[at + S_START]! - shift, end: tape.records[at + S_END]! - shift, fields });
+      const fields = { records: tape.records.slice(at, at + SLOTS), bytes };
+      records.push({ category: tape.records[at + S_CATEGORY]!, start: tape.records[at + S_START]!, end: tape.records[at + S_END]!, fields });
     }
     if (tape.stoppedAfterEvent) break;
     // Left to JavaScript: note its start, move past it with the reader, and go on.

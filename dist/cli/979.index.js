@@ -8650,7 +8650,7 @@ async function runImporter(importer, file, options = {}) {
 /* harmony export */   inputFromText: () => (/* binding */ inputFromText),
 /* harmony export */   lt: () => (/* binding */ openInput)
 /* harmony export */ });
-/* unused harmony exports decodeBytes, readAt, readAheadChunks */
+/* unused harmony export decodeBytes */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1455);
@@ -8831,7 +8831,7 @@ async function openInput(path) {
             }
             return decodeBytes(bytes);
         },
-        ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: (into) => readAheadChunks(path, into) } : {}),
+        ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: (into) => reusedChunks(path, into) } : {}),
         stream() {
             const raw = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path, { highWaterMark: 1 << 20 });
             let bytes = raw;
@@ -8846,52 +8846,36 @@ async function openInput(path) {
         },
     };
 }
-/** Bytes one read asks for where the reader gives no buffer of its own. */
-const READ_BYTES = 1 << 20;
-/** One read of up to `buffer.length` bytes at `position`, on libuv's thread pool. */
-function readAt(fd, buffer, position) {
-    const done = new Promise((resolve, reject) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.read)(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
-    // Handled where it is awaited; this keeps a read that fails while no one awaits it yet (the
-    // reader at work on the chunk before) from being reported as an unhandled rejection.
-    done.catch(() => undefined);
-    return done;
-}
 /**
- * The file's bytes read 1 MiB (or the length of `into()`'s buffers) at a time into reused buffers
- * (InputFile.chunks), one read ahead: the next chunk is read on another thread while the reader
- * works on this one, so that with a second core free the reading costs the reader little of its
- * time (bench/README.md). Each read is awaited, so the event loop turns once a chunk: a timer (the
- * analysis budget aborting its signal) stops the reading within a chunk or two. `readChunk`: how
- * one read is made (readAt; its tests give their own).
+ * How long reading goes on without letting timers run (the analyze time budget's among them): reads
+ * are synchronous, so the event loop turns only when the reader yields to it.
  */
-async function* readAheadChunks(path, into, readChunk = readAt) {
+const YIELD_EVERY_MS = 10;
+/**
+ * The file's bytes read 1 MiB (or `into`'s length) at a time into one buffer (InputFile.chunks).
+ * Synchronous reads: a reader that consumes each chunk before asking for the next cannot overlap
+ * them with its work, and an asynchronous read only adds a trip through the thread pool and an
+ * idle main thread per chunk. Every YIELD_EVERY_MS the reading yields to the event loop, so that
+ * a timer (the analysis budget aborting its signal) still stops it within a chunk or two.
+ */
+async function* reusedChunks(path, into) {
     const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, 'r');
-    const own = into ? [] : [Buffer.allocUnsafe(READ_BYTES), Buffer.allocUnsafe(READ_BYTES)];
-    let turn = 0;
-    const next = into ?? (() => own[turn++ & 1]);
-    let pending;
     try {
-        let buffer = next();
-        let position = 0;
-        pending = readChunk(fd, buffer, position);
+        const own = typeof into === 'function' ? undefined : (into ?? Buffer.allocUnsafe(1 << 20));
+        let yielded = performance.now();
         for (;;) {
-            const bytesRead = await pending;
-            pending = undefined;
+            const buffer = own ?? into();
+            const bytesRead = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, null);
             if (bytesRead === 0)
                 return;
-            position += bytesRead;
-            const chunk = buffer.subarray(0, bytesRead);
-            buffer = next();
-            pending = readChunk(fd, buffer, position);
-            yield chunk;
+            yield buffer.subarray(0, bytesRead);
+            if (performance.now() - yielded >= YIELD_EVERY_MS) {
+                await new Promise((resolve) => setImmediate(resolve));
+                yielded = performance.now();
+            }
         }
     }
     finally {
-        // A read still in flight (the reader stopped early) writes into memory the reader may reuse
-        // once this returns (the tape's, given back to its pool): the file is closed, and this
-        // returns, only once that read is over.
-        if (pending)
-            await pending.catch(() => 0);
         (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
     }
 }
@@ -11889,20 +11873,8 @@ const S_SUM = 30;
 const SLOTS = 31;
 /** Vector loads may read this far past a chunk's last byte (the tape's 32-byte compares). */
 const SLACK = 32;
+const SPACE = 0x20;
 const PAGE = 65536;
-/** Bytes one read of the file gives at most, and one chunk the tape is given at most (load()). */
-const READ_BYTES = 1 << 20;
-/**
- * The input is two regions, each room for the bytes kept from the chunk before (keep(): at most
- * READ_BYTES, see json-scanner.ts leftByTape()) then a read area of READ_BYTES. The reader of the
- * file reads the next chunk into one region's read area while the tape scans the chunk in the
- * other (input-file.ts reads one ahead), and the bytes kept go before it: no chunk is copied.
- * Read areas start at multiples of 64 KiB: on some CPUs (AMD EPYC here) the kernel copies a read
- * 3-4× slower to an address 1 to 31 bytes past a page's start than to one at 0 or 32 on
- * (bench/README.md).
- */
-const KEPT_ROOM = READ_BYTES;
-const REGION = KEPT_ROOM + READ_BYTES;
 let compiled;
 class EventTape {
     ops;
@@ -11910,18 +11882,8 @@ class EventTape {
     memory;
     released = false;
     inputAt;
-    /** The region of the chunk being read (0 or 1); the next chunk goes to the other one. */
-    region = 1;
-    /** The region the next readArea() gives. */
-    nextRead = 0;
-    /** Bytes keep() put before the other region's read area, read in front of the next chunk. */
-    kept = 0;
-    /** Where `input` starts in `recordBytes`. */
-    offset = 0;
-    /** The chunk's bytes, with those kept before them: what the caller scans (positions from 0). */
+    /** The chunk's bytes as the module sees them (a view of its memory, renewed when it grows). */
     input;
-    /** The module's input from its start to the chunk's end: what the records' positions index. */
-    recordBytes;
     /** The records of the last scan(), `slots` numbers each. */
     records;
     slots;
@@ -11945,76 +11907,55 @@ class EventTape {
         if (this.slots !== SLOTS)
             throw new Error(`kineto tape: the module writes records of ${this.slots} numbers, not ${SLOTS}`);
         this.capacity = this.exports.recordCapacity();
-        // Both regions at once: the memory never grows after a read area is handed out, so no view of
-        // it (a read in flight among them) is left on a detached buffer.
-        const needed = this.inputAt + 2 * REGION + SLACK;
+        this.input = this.view(0);
+        this.records = this.recordView();
+    }
+    /** Room for a chunk of `length` bytes at the input (its bytes to be written into `input`). */
+    reserve(length) {
         const memory = this.memory;
-        if (needed > memory.buffer.byteLength)
+        const needed = this.inputAt + length + SLACK;
+        if (needed > memory.buffer.byteLength) {
             memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
-        this.input = this.recordBytes = Buffer.from(memory.buffer, this.inputAt, 0);
-        this.records = new Float64Array(memory.buffer, this.exports.tapeAt(), this.capacity * this.slots);
-    }
-    /** The module's address of region r's read area. */
-    readAt(region) {
-        return this.inputAt + region * REGION + KEPT_ROOM;
+            this.records = this.recordView();
+        }
+        this.input = this.view(length);
+        return this.input;
     }
     /**
-     * Where the file's next read may put its bytes (READ_BYTES of room), so that load() need not copy
-     * them: the two regions' read areas in turn, first region 0's. Chunks read there are load()ed in
-     * the same order; the next one may be read while the one before is scanned.
+     * Room for `length` bytes read after the `kept` bytes at the input's start (keep()), so that the
+     * chunk read there follows them without a copy.
      */
-    readArea() {
-        const region = this.nextRead;
-        this.nextRead ^= 1;
-        return Buffer.from(this.memory.buffer, this.readAt(region), READ_BYTES);
+    reserveAfter(kept, length) {
+        return this.reserve(kept + length).subarray(kept);
     }
     /**
-     * Puts the chunk's bytes [from, to) in front of the next chunk (before the other region's read
-     * area), where load() reads them again with it: an event that runs past the chunk, read whole.
-     * At most READ_BYTES.
+     * Moves the input's bytes [from, to) to its start, after `pad` spaces, where load() puts them
+     * before the next chunk: the end of one chunk (an event that runs past it) read again with the next.
      */
-    keep(from, to) {
-        const length = to - from;
-        if (length > KEPT_ROOM)
-            throw new Error(`kineto tape: ${length} bytes kept, room for ${KEPT_ROOM}`);
-        const start = this.inputAt + this.offset;
-        new Uint8Array(this.memory.buffer).copyWithin(this.readAt(this.region ^ 1) - length, start + from, start + to);
-        this.kept = length;
+    keep(from, to, pad) {
+        const bytes = new Uint8Array(this.memory.buffer);
+        bytes.copyWithin(this.inputAt + pad, this.inputAt + from, this.inputAt + to);
+        bytes.fill(SPACE, this.inputAt, this.inputAt + pad);
     }
     /**
-     * The next chunk, of at most READ_BYTES: read into readArea()'s buffer (then its turn must be
-     * this one), or copied into the next region's read area. `input` is then the bytes kept before it
-     * (keep()) and the chunk, one run of bytes.
+     * The chunk after the `kept` bytes at the input's start: copied into the module's memory, unless it
+     * was read there (into reserve()'s or reserveAfter()'s buffer). `input` is then the kept bytes and
+     * the chunk, one run of bytes.
      */
-    load(chunk) {
-        const region = this.region ^ 1;
-        const at = this.readAt(region);
-        if (chunk.length > READ_BYTES)
-            throw new Error(`kineto tape: a chunk of ${chunk.length} bytes, room for ${READ_BYTES}`);
-        if (chunk.buffer !== this.memory.buffer)
-            new Uint8Array(this.memory.buffer).set(chunk, at);
-        else if (chunk.byteOffset !== at)
-            throw new Error('kineto tape: a chunk read into the tape out of its turn');
-        this.region = region;
-        this.offset = at - this.kept - this.inputAt;
-        this.input = Buffer.from(this.memory.buffer, at - this.kept, this.kept + chunk.length);
-        this.recordBytes = Buffer.from(this.memory.buffer, this.inputAt, this.offset + this.input.length);
-        this.kept = 0;
-    }
-    /** Where `input` starts in `recordBytes`: a record's position less this is its position in `input`. */
-    get inputStart() {
-        return this.offset;
+    load(chunk, kept = 0) {
+        if (chunk.buffer === this.memory.buffer && chunk.byteOffset === this.inputAt + kept)
+            this.input = this.view(kept + chunk.length);
+        else
+            this.reserveAfter(kept, chunk.length).set(chunk);
     }
     /**
-     * Read plain events from the `{` at `from` on (a position in `input`). Returns where it stopped;
-     * `stoppedAfterEvent` tells whether that is just after an event (else an event's `{`); `count`
-     * records are in `records`, their byte positions in `recordBytes`.
+     * Read plain events from the `{` at `from` on. Returns where it stopped; `stoppedAfterEvent`
+     * tells whether that is just after an event (else an event's `{`); `count` records are in `records`.
      */
     scan(from) {
         if (this.ops)
-            this.ops.bytes = this.recordBytes;
-        const offset = this.offset;
-        return this.exports.scan(offset + from, offset + this.input.length) - offset;
+            this.ops.bytes = this.input;
+        return this.exports.scan(from, this.input.length);
     }
     get count() {
         return this.exports.recordCount();
@@ -12031,6 +11972,12 @@ class EventTape {
             return;
         this.released = true;
         TAPE_MEMORIES.give(this.memory, () => this.exports.scrub());
+    }
+    view(length) {
+        return Buffer.from(this.memory.buffer, this.inputAt, length);
+    }
+    recordView() {
+        return new Float64Array(this.memory.buffer, this.exports.tapeAt(), this.capacity * this.slots);
     }
 }
 
@@ -12066,6 +12013,10 @@ const ARRAY_AFTER = 7; // after an event: `,` or `]`
 const ARRAY_NEXT = 8; // after `,`: an event
 const AFTER_ROOT = 9;
 const IN_ELEMENT = 10;
+/** Bytes a read of the file gives at most. */
+const READ_SIZE = 1 << 20;
+/** Where in the tape's memory a read lands: a multiple of this (leftByTape()). */
+const READ_ALIGN = 64;
 const EXPECTED_AT_EOF = [
     'a JSON object',
     'a key or `}` in the top-level object',
@@ -12112,32 +12063,26 @@ class TraceScanner {
     }
     /**
      * Where a reader of the file may put each read's bytes, so that the tape need not copy them
-     * (undefined: anywhere): its read areas, in turn (EventTape.readArea()).
+     * (undefined: anywhere): after the bytes kept from the chunk before.
      */
     readBuffer() {
         const tape = this.tape;
-        return tape && (() => tape.readArea());
+        return tape && (() => tape.reserveAfter(this.kept, READ_SIZE));
     }
     push(chunk) {
+        let bytes = chunk;
         const tape = this.tape;
-        if (tape === undefined)
-            return this.pushBytes(chunk);
-        // The tape takes a chunk of at most a read's size: a larger one (a stream's) in pieces.
-        for (let at = 0;; at += READ_BYTES) {
-            tape.load(chunk.subarray(at, at + READ_BYTES));
+        if (tape !== undefined) {
             const kept = this.kept;
+            tape.load(chunk, kept);
             if (kept > 0) {
-                // The event that ran past the chunk before, from its `{`, then this chunk: read as one.
-                // (The state is ARRAY_NEXT, as leftByTape() left it.)
+                // The event that ran past the chunk before (after spaces), from its `{`, then this chunk: read as one.
                 this.kept = 0;
+                // (The state is ARRAY_NEXT, as leftByTape() left it.)
+                bytes = tape.input;
                 this.base -= kept;
             }
-            this.pushBytes(tape.input);
-            if (at + READ_BYTES >= chunk.length)
-                return;
         }
-    }
-    pushBytes(bytes) {
         this.keyStart = 0;
         this.element.base = this.base;
         this.run(bytes, bytes.length);
@@ -12301,8 +12246,7 @@ class TraceScanner {
             const stop = tape.scan(i);
             const count = tape.count;
             // Called when no record was written too: the scan may have summed events the sink must take in.
-            // The records' positions are in the tape's own bytes, where this chunk starts at inputStart.
-            this.sink.taped(tape.records, count, tape.recordBytes, this.base - tape.inputStart);
+            this.sink.taped(tape.records, count, chunk, this.base);
             if (tape.stoppedAfterEvent) {
                 this.state = ARRAY_AFTER;
                 return stop;
@@ -12321,17 +12265,20 @@ class TraceScanner {
      * chunk's second half on, its bytes are kept in the tape's memory and read again, from its `{`,
      * in front of the next chunk, where the tape reads it whole (the element scanner would read it
      * across the two chunks, in JavaScript); the chunk's reading ends there. Any other goes to the
-     * element scanner. A kept run is at most half the chunk it ends, so reading it again costs at
-     * most half of each chunk read, and it is never longer than a read (the chunk it ends is a read
-     * and a kept run); in the next chunk it starts in the first half unless that chunk is tiny, and
-     * one that is not plain goes to the element scanner there.
+     * element scanner. A kept run is at most half the chunk it ends (and under 64 spaces), so
+     * reading it again costs at most half of each chunk read; in the next chunk it starts in the
+     * first half unless that chunk is tiny, and one that is not plain goes to the element scanner there.
      */
     leftByTape(chunk, i) {
         const n = chunk.length;
         if (this.ending || i < n >> 1)
             return this.beginElement(true, chunk, i);
-        this.tape.keep(i, n);
-        this.kept = n - i;
+        // Spaces before the kept bytes, so that the next read lands at a multiple of 64 bytes: on some
+        // CPUs (AMD EPYC here) the kernel copies a read 3-4× slower to an address 1 to 31 bytes past a
+        // page's start than to one at 0 or 32 on (bench/README.md).
+        const pad = -(n - i) & (READ_ALIGN - 1);
+        this.tape.keep(i, n, pad);
+        this.kept = pad + n - i;
         return n;
     }
     beginElement(isEvent, chunk, i) {
@@ -12882,7 +12829,7 @@ const MINUS = 45;
 const DOT = 46;
 const ZERO = 48;
 const NINE = 57;
-const SPACE = 32;
+const event_reader_SPACE = 32;
 const event_reader_BACKSLASH = 92;
 /** Thrown when the event runs past the bytes given to read(): it continues in the next chunk. */
 const INCOMPLETE = new Error('incomplete trace event');
@@ -13152,17 +13099,17 @@ class EventFields {
                     this.fail('`:`', p);
                 p++;
             }
-            if (p < end && b[p] === SPACE)
+            if (p < end && b[p] === event_reader_SPACE)
                 p++;
-            if (!(p < end && b[p] > SPACE))
+            if (!(p < end && b[p] > event_reader_SPACE))
                 p = this.ws(p);
             p = level === 1 ? this.eventMember(hash, ks, ke, p) : this.argsMember(hash, ks, ke, p);
-            if (!(p < end && b[p] > SPACE))
+            if (!(p < end && b[p] > event_reader_SPACE))
                 p = this.ws(p);
             const c = b[p];
             if (c === COMMA) {
                 p++;
-                if (!(p < end && b[p] > SPACE))
+                if (!(p < end && b[p] > event_reader_SPACE))
                     p = this.ws(p);
             }
             else if (c === RBRACE)

@@ -168,7 +168,7 @@ function abortable(file: InputFile, signal: AbortSignal): InputFile {
     },
     ...(file.chunks
       ? {
-          chunks: async function* (into?: () => Buffer) {
+          chunks: async function* (into?: Buffer) {
             for await (const chunk of file.chunks!(into)) {
               check();
               yield chunk;

@@ -2,7 +2,7 @@
  * One input file as the importers see it: decoded text (gzip and UTF-16/BOM handled), a head for
  * sniffing, and a byte stream for the formats that must be streamed (Kineto traces over V8's string limit).
  */
-import { closeSync, createReadStream, openSync, read, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
@@ -23,15 +23,14 @@ export interface InputFile {
   /** The (decompressed) bytes as a stream. */
   stream(): Readable;
   /**
-   * The same bytes read into reused buffers, where the file allows it (plain UTF-8 on disk): each
+   * The same bytes read into one reused buffer, where the file allows it (plain UTF-8 on disk): each
    * chunk is valid only until the next is asked for, so a reader keeps a copy of what it needs
    * later. Fresh buffers per chunk are freed only by a later garbage collection, which lets a
-   * gigabyte of input hold tens of MB of dead chunks at a time. The next chunk is read while the
-   * reader works on this one. `into`: gives the buffer for each read (the reader's own memory, so
-   * that it need not copy the bytes there), called one read ahead, so never the buffer of the
-   * chunk last given; two buffers of 1 MiB in turn when not given.
+   * gigabyte of input hold tens of MB of dead chunks at a time. `into`: the buffer to read into
+   * (the reader's own memory, so that it need not copy the bytes there), or a function that gives
+   * it before each read (a reader that puts each chunk after bytes it kept); 1 MiB when not given.
    */
-  chunks?(into?: () => Buffer): AsyncIterable<Buffer>;
+  chunks?(into?: Buffer | (() => Buffer)): AsyncIterable<Buffer>;
   /** The whole (decompressed) file as bytes, for binary formats (SQLite). */
   bytes?(): Promise<Uint8Array>;
 }
@@ -183,7 +182,7 @@ export async function openInput(path: string): Promise<InputFile> {
       }
       return decodeBytes(bytes);
     },
-    ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: (into?: () => Buffer) => readAheadChunks(path, into) } : {}),
+    ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: (into?: Buffer | (() => Buffer)) => reusedChunks(path, into) } : {}),
     stream() {
       const raw = createReadStream(path, { highWaterMark: 1 << 20 });
       let bytes: Readable = raw;
@@ -198,51 +197,35 @@ export async function openInput(path: string): Promise<InputFile> {
   };
 }
 
-/** Bytes one read asks for where the reader gives no buffer of its own. */
-const READ_BYTES = 1 << 20;
-
-/** One read of up to `buffer.length` bytes at `position`, on libuv's thread pool. */
-export function readAt(fd: number, buffer: Buffer, position: number): Promise<number> {
-  const done = new Promise<number>((resolve, reject) => read(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
-  // Handled where it is awaited; this keeps a read that fails while no one awaits it yet (the
-  // reader at work on the chunk before) from being reported as an unhandled rejection.
-  done.catch(() => undefined);
-  return done;
-}
+/**
+ * How long reading goes on without letting timers run (the analyze time budget's among them): reads
+ * are synchronous, so the event loop turns only when the reader yields to it.
+ */
+const YIELD_EVERY_MS = 10;
 
 /**
- * The file's bytes read 1 MiB (or the length of `into()`'s buffers) at a time into reused buffers
- * (InputFile.chunks), one read ahead: the next chunk is read on another thread while the reader
- * works on this one, so that with a second core free the reading costs the reader little of its
- * time (bench/README.md). Each read is awaited, so the event loop turns once a chunk: a timer (the
- * analysis budget aborting its signal) stops the reading within a chunk or two. `readChunk`: how
- * one read is made (readAt; its tests give their own).
+ * The file's bytes read 1 MiB (or `into`'s length) at a time into one buffer (InputFile.chunks).
+ * Synchronous reads: a reader that consumes each chunk before asking for the next cannot overlap
+ * them with its work, and an asynchronous read only adds a trip through the thread pool and an
+ * idle main thread per chunk. Every YIELD_EVERY_MS the reading yields to the event loop, so that
+ * a timer (the analysis budget aborting its signal) still stops it within a chunk or two.
  */
-export async function* readAheadChunks(path: string, into?: () => Buffer, readChunk: typeof readAt = readAt): AsyncGenerator<Buffer> {
+async function* reusedChunks(path: string, into?: Buffer | (() => Buffer)): AsyncGenerator<Buffer> {
   const fd = openSync(path, 'r');
-  const own = into ? [] : [Buffer.allocUnsafe(READ_BYTES), Buffer.allocUnsafe(READ_BYTES)];
-  let turn = 0;
-  const next = into ?? (() => own[turn++ & 1]!);
-  let pending: Promise<number> | undefined;
   try {
-    let buffer = next();
-    let position = 0;
-    pending = readChunk(fd, buffer, position);
+    const own = typeof into === 'function' ? undefined : (into ?? Buffer.allocUnsafe(1 << 20));
+    let yielded = performance.now();
     for (;;) {
-      const bytesRead = await pending;
-      pending = undefined;
+      const buffer = own ?? (into as () => Buffer)();
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
       if (bytesRead === 0) return;
-      position += bytesRead;
-      const chunk = buffer.subarray(0, bytesRead);
-      buffer = next();
-      pending = readChunk(fd, buffer, position);
-      yield chunk;
+      yield buffer.subarray(0, bytesRead);
+      if (performance.now() - yielded >= YIELD_EVERY_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        yielded = performance.now();
+      }
     }
   } finally {
-    // A read still in flight (the reader stopped early) writes into memory the reader may reuse
-    // once this returns (the tape's, given back to its pool): the file is closed, and this
-    // returns, only once that read is over.
-    if (pending) await pending.catch(() => 0);
     closeSync(fd);
   }
 }

@@ -88,20 +88,8 @@ export const SLOTS = 31;
 
 /** Vector loads may read this far past a chunk's last byte (the tape's 32-byte compares). */
 const SLACK = 32;
+const SPACE = 0x20;
 const PAGE = 65536;
-/** Bytes one read of the file gives at most, and one chunk the tape is given at most (load()). */
-export const READ_BYTES = 1 << 20;
-/**
- * The input is two regions, each room for the bytes kept from the chunk before (keep(): at most
- * READ_BYTES, see json-scanner.ts leftByTape()) then a read area of READ_BYTES. The reader of the
- * file reads the next chunk into one region's read area while the tape scans the chunk in the
- * other (input-file.ts reads one ahead), and the bytes kept go before it: no chunk is copied.
- * Read areas start at multiples of 64 KiB: on some CPUs (AMD EPYC here) the kernel copies a read
- * 3-4× slower to an address 1 to 31 bytes past a page's start than to one at 0 or 32 on
- * (bench/README.md).
- */
-const KEPT_ROOM = READ_BYTES;
-const REGION = KEPT_ROOM + READ_BYTES;
 
 let compiled: object | undefined;
 
@@ -110,18 +98,8 @@ export class EventTape {
   private readonly memory: WasmMemory;
   private released = false;
   private readonly inputAt: number;
-  /** The region of the chunk being read (0 or 1); the next chunk goes to the other one. */
-  private region = 1;
-  /** The region the next readArea() gives. */
-  private nextRead = 0;
-  /** Bytes keep() put before the other region's read area, read in front of the next chunk. */
-  private kept = 0;
-  /** Where `input` starts in `recordBytes`. */
-  private offset = 0;
-  /** The chunk's bytes, with those kept before them: what the caller scans (positions from 0). */
+  /** The chunk's bytes as the module sees them (a view of its memory, renewed when it grows). */
   input: Buffer;
-  /** The module's input from its start to the chunk's end: what the records' positions index. */
-  recordBytes: Buffer;
   /** The records of the last scan(), `slots` numbers each. */
   records: Float64Array;
   readonly slots: number;
@@ -143,76 +121,57 @@ export class EventTape {
     this.slots = this.exports.recordSlots();
     if (this.slots !== SLOTS) throw new Error(`kineto tape: the module writes records of ${this.slots} numbers, not ${SLOTS}`);
     this.capacity = this.exports.recordCapacity();
-    // Both regions at once: the memory never grows after a read area is handed out, so no view of
-    // it (a read in flight among them) is left on a detached buffer.
-    const needed = this.inputAt + 2 * REGION + SLACK;
+    this.input = this.view(0);
+    this.records = this.recordView();
+  }
+
+  /** Room for a chunk of `length` bytes at the input (its bytes to be written into `input`). */
+  reserve(length: number): Buffer {
     const memory = this.memory;
-    if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
-    this.input = this.recordBytes = Buffer.from(memory.buffer, this.inputAt, 0);
-    this.records = new Float64Array(memory.buffer, this.exports.tapeAt(), this.capacity * this.slots);
-  }
-
-  /** The module's address of region r's read area. */
-  private readAt(region: number): number {
-    return this.inputAt + region * REGION + KEPT_ROOM;
+    const needed = this.inputAt + length + SLACK;
+    if (needed > memory.buffer.byteLength) {
+      memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
+      this.records = this.recordView();
+    }
+    this.input = this.view(length);
+    return this.input;
   }
 
   /**
-   * Where the file's next read may put its bytes (READ_BYTES of room), so that load() need not copy
-   * them: the two regions' read areas in turn, first region 0's. Chunks read there are load()ed in
-   * the same order; the next one may be read while the one before is scanned.
+   * Room for `length` bytes read after the `kept` bytes at the input's start (keep()), so that the
+   * chunk read there follows them without a copy.
    */
-  readArea(): Buffer {
-    const region = this.nextRead;
-    this.nextRead ^= 1;
-    return Buffer.from(this.memory.buffer, this.readAt(region), READ_BYTES);
+  reserveAfter(kept: number, length: number): Buffer {
+    return this.reserve(kept + length).subarray(kept);
   }
 
   /**
-   * Puts the chunk's bytes [from, to) in front of the next chunk (before the other region's read
-   * area), where load() reads them again with it: an event that runs past the chunk, read whole.
-   * At most READ_BYTES.
+   * Moves the input's bytes [from, to) to its start, after `pad` spaces, where load() puts them
+   * before the next chunk: the end of one chunk (an event that runs past it) read again with the next.
    */
-  keep(from: number, to: number): void {
-    const length = to - from;
-    if (length > KEPT_ROOM) throw new Error(`kineto tape: ${length} bytes kept, room for ${KEPT_ROOM}`);
-    const start = this.inputAt + this.offset;
-    new Uint8Array(this.memory.buffer).copyWithin(this.readAt(this.region ^ 1) - length, start + from, start + to);
-    this.kept = length;
+  keep(from: number, to: number, pad: number): void {
+    const bytes = new Uint8Array(this.memory.buffer);
+    bytes.copyWithin(this.inputAt + pad, this.inputAt + from, this.inputAt + to);
+    bytes.fill(SPACE, this.inputAt, this.inputAt + pad);
   }
 
   /**
-   * The next chunk, of at most READ_BYTES: read into readArea()'s buffer (then its turn must be
-   * this one), or copied into the next region's read area. `input` is then the bytes kept before it
-   * (keep()) and the chunk, one run of bytes.
+   * The chunk after the `kept` bytes at the input's start: copied into the module's memory, unless it
+   * was read there (into reserve()'s or reserveAfter()'s buffer). `input` is then the kept bytes and
+   * the chunk, one run of bytes.
    */
-  load(chunk: Buffer): void {
-    const region = this.region ^ 1;
-    const at = this.readAt(region);
-    if (chunk.length > READ_BYTES) throw new Error(`kineto tape: a chunk of ${chunk.length} bytes, room for ${READ_BYTES}`);
-    if (chunk.buffer !== this.memory.buffer) new Uint8Array(this.memory.buffer).set(chunk, at);
-    else if (chunk.byteOffset !== at) throw new Error('kineto tape: a chunk read into the tape out of its turn');
-    this.region = region;
-    this.offset = at - this.kept - this.inputAt;
-    this.input = Buffer.from(this.memory.buffer, at - this.kept, this.kept + chunk.length);
-    this.recordBytes = Buffer.from(this.memory.buffer, this.inputAt, this.offset + this.input.length);
-    this.kept = 0;
-  }
-
-  /** Where `input` starts in `recordBytes`: a record's position less this is its position in `input`. */
-  get inputStart(): number {
-    return this.offset;
+  load(chunk: Buffer, kept = 0): void {
+    if (chunk.buffer === this.memory.buffer && chunk.byteOffset === this.inputAt + kept) this.input = this.view(kept + chunk.length);
+    else this.reserveAfter(kept, chunk.length).set(chunk);
   }
 
   /**
-   * Read plain events from the `{` at `from` on (a position in `input`). Returns where it stopped;
-   * `stoppedAfterEvent` tells whether that is just after an event (else an event's `{`); `count`
-   * records are in `records`, their byte positions in `recordBytes`.
+   * Read plain events from the `{` at `from` on. Returns where it stopped; `stoppedAfterEvent`
+   * tells whether that is just after an event (else an event's `{`); `count` records are in `records`.
    */
   scan(from: number): number {
-    if (this.ops) this.ops.bytes = this.recordBytes;
-    const offset = this.offset;
-    return this.exports.scan(offset + from, offset + this.input.length) - offset;
+    if (this.ops) this.ops.bytes = this.input;
+    return this.exports.scan(from, this.input.length);
   }
 
   get count(): number {
@@ -233,4 +192,11 @@ export class EventTape {
     TAPE_MEMORIES.give(this.memory, () => this.exports.scrub());
   }
 
+  private view(length: number): Buffer {
+    return Buffer.from(this.memory.buffer, this.inputAt, length);
+  }
+
+  private recordView(): Float64Array {
+    return new Float64Array(this.memory.buffer, this.exports.tapeAt(), this.capacity * this.slots);
+  }
 }
