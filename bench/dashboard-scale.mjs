@@ -26,6 +26,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync,
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { peakRssMB } from './peak-rss.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -56,7 +57,7 @@ if (process.argv[2] === '--child') {
   const started = performance.now();
   const code = await runDashboardCommand(argv, {});
   const wallS = (performance.now() - started) / 1000;
-  process.stderr.write(`${JSON.stringify({ code, wallS, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+  process.stderr.write(`${JSON.stringify({ code, wallS, peakRssMb: peakRssMB() })}\n`);
   process.exit(0);
 }
 

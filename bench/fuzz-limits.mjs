@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Limits: the largest captures the gate is meant to take, each read in a fresh child process for
- * its own peak RSS (process.resourceUsage().maxRSS), wall and CPU time.
+ * its own peak RSS (bench/peak-rss.mjs), wall and CPU time.
  *
  *  1. An nsys `cuda_gpu_kern_sum` CSV of 100,000 kernel rows (`--rows`), as nsys stats prints it,
  *     with templated C++ names of real length: ingest alone, then the whole analysis (classify,
@@ -21,6 +21,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { peakRssMB } from './peak-rss.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -65,7 +66,7 @@ async function child(kind, path) {
   const cpu = process.cpuUsage(cpu0);
   result.wallMs = performance.now() - wall0;
   result.cpuMs = (cpu.user + cpu.system) / 1e3;
-  result.maxRssMB = process.resourceUsage().maxRSS / 1024;
+  result.maxRssMB = peakRssMB();
   process.stdout.write(JSON.stringify(result));
 }
 

@@ -42,6 +42,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDir, bundledImporter, ensureBuilt, ensureBundled, ensureTrace, floor, outDir, tapeChunk } from './kineto-traces.mjs';
+import { peakRssMB } from './peak-rss.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -217,7 +218,7 @@ async function child(kind, path, build) {
   const cpu0 = process.cpuUsage();
   const result = kind === 'floor' ? floor(path) : kind === 'jsloop' ? jsLoop(path) : kind === 'tape' ? await tapeOnly(path, build) : kind === 'stage1' ? stage1Only(path) : kind === 'shipped' ? await shippedImporter(path, cpu0) : kind === 'was' ? await shippedImporter(path, cpu0, join(build, 'index.js')) : await importer(path, build, cpu0);
   const cpu = process.cpuUsage(cpu0);
-  process.stdout.write(JSON.stringify({ ...result, startedAtUs, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+  process.stdout.write(JSON.stringify({ ...result, startedAtUs, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: peakRssMB() }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDir, builtImporter, ensureBuilt, ensureTrace, outDir } from './kineto-traces.mjs';
+import { peakRssMB } from './peak-rss.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -70,7 +71,7 @@ async function child(kind, path) {
     JSON.stringify({
       wallMs: performance.now() - wall0,
       cpuMs: (cpu.user + cpu.system) / 1e3,
-      maxRssMB: process.resourceUsage().maxRSS / 1024,
+      maxRssMB: peakRssMB(),
       kernelInstances,
       kernelNs,
     }),

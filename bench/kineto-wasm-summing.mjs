@@ -16,6 +16,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { floor, outDir, valueEnd } from './kineto-traces.mjs';
+import { peakRssMB } from './peak-rss.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -79,7 +80,7 @@ if (process.argv[2] === '--child') {
   const t0 = performance.now();
   const out = kind === 'floor' ? floor(path) : tape(path, kind === 'tape+summing');
   const cpu = process.cpuUsage(cpu0);
-  process.stdout.write(JSON.stringify({ ...out, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMB: process.resourceUsage().maxRSS / 1024 }));
+  process.stdout.write(JSON.stringify({ ...out, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMB: peakRssMB() }));
 } else {
   const at = process.argv.indexOf('--repeat');
   const repeat = at >= 0 ? Number(process.argv[at + 1]) : 5;
