@@ -356,6 +356,63 @@ export function rows(): i32 {
   return rowCount;
 }
 
+/** Rows kept of the host class (ranges, cpu_ops) when `host` is 1, else of the GPU class. */
+export function rowsKept(host: i32): f64 {
+  return host ? hostKept : gpuKept;
+}
+
+/** By name number (numberNames()): the reference it stands for, and the first row that had it. */
+let numberRefs: usize = 0;
+let firstRows: usize = 0;
+
+/**
+ * Numbers the rows' name references in order of first use, in place (0 for the first row's, 1 for
+ * the next reference not seen before, …), and keeps each number's reference and first row
+ * (numberRefsAt(), firstRowsAt()): the importer then names each number once, and no pass over the
+ * rows is left to JavaScript. Returns how many numbers, or -1 (nothing changed) where the
+ * references spread wider than a table by their offset from the least would fit
+ * (TraceEvents.fromColumns then numbers them itself).
+ */
+export function numberNames(): i32 {
+  if (rowCount == 0) return 0;
+  let least = load<i32>(rowName);
+  let most = least;
+  for (let row = 1; row < rowCount; row++) {
+    const ref = load<i32>(rowName + (<usize>row << 2));
+    if (ref < least) least = ref;
+    if (ref > most) most = ref;
+  }
+  const span = <i64>most - <i64>least + 1;
+  if (span > (<i64>rowCount << 2) + 65536) return -1;
+  // The number + 1 of each reference (0: not seen yet), by its offset from the least.
+  const numberOf = zeroed(<usize>span << 2);
+  const numbersBytes = <usize>min<i64>(span, <i64>rowCount) << 2;
+  numberRefs = zeroed(numbersBytes);
+  firstRows = zeroed(numbersBytes);
+  let numbers: i32 = 0;
+  for (let row = 0; row < rowCount; row++) {
+    const at = rowName + (<usize>row << 2);
+    const ref = load<i32>(at);
+    const slot = numberOf + (<usize>(ref - least) << 2);
+    let number = load<i32>(slot) - 1;
+    if (number < 0) {
+      number = numbers++;
+      store<i32>(slot, number + 1);
+      store<i32>(numberRefs + (<usize>number << 2), ref);
+      store<i32>(firstRows + (<usize>number << 2), row);
+    }
+    store<i32>(at, number);
+  }
+  return numbers;
+}
+
+export function numberRefsAt(): usize {
+  return numberRefs;
+}
+export function firstRowsAt(): usize {
+  return firstRows;
+}
+
 /** A column's written rows, `width` bytes each, with the allocator's header before it (scrub()). */
 function wipeColumn(at: usize, width: usize): void {
   memory.fill(at - 16, 0, 16 + <usize>rowCount * width);

@@ -128,6 +128,33 @@ describe('TraceEvents.fromColumns', () => {
     expect(trace.count).toBe(6);
   });
 
+  it('takes names its reader numbered itself, with the rows kept per class, and merges two numbers of one name', () => {
+    // Rows numbered 0, 1, 0, 2, 3 in order of first use; numbers 0 and 3 are both gemm.
+    const trace = TraceEvents.fromColumns(
+      { gpu: 4, host: 10 },
+      columnsNamed(Int32Array.of(0, 1, 0, 2, 3)),
+      [4, 1, 0, 0, 2],
+      () => {
+        throw new Error('nameOf is not asked when the reader numbered its names');
+      },
+      { names: ['gemm', 'aten::mm', 'copy', 'gemm'], kept: { gpu: 4, host: 1 } },
+    );
+    expect([...trace.events()].map((e) => [e.kind, e.name])).toEqual([
+      ['kernel', 'gemm'],
+      ['cpu-op', 'aten::mm'],
+      ['kernel', 'gemm'],
+      ['memcpy', 'copy'],
+      ['kernel', 'gemm'],
+    ]);
+    expect(trace.distinctNames()).toEqual(['gemm', 'aten::mm', 'copy']);
+    expect(trace.dropped()).toEqual({ kernel: 1, 'cpu-op': 1 });
+    // The reader's count of 4 GPU rows fills the cap of 4: one more is refused; a host event is kept.
+    trace.add('kernel', 'late', 40, 1, 0, 7);
+    expect(trace.count).toBe(5);
+    trace.add('range', 'step', 40, 1, -1, 1);
+    expect(trace.count).toBe(6);
+  });
+
   it('renumbers references far apart (a map rather than an array by offset) as it does close ones', () => {
     const names = new Map([
       [1 << 30, 'gemm'],

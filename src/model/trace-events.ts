@@ -72,12 +72,19 @@ export class TraceEvents {
    * index in TRACE_EVENT_KINDS). The columns are taken, not copied; their names are numbered here,
    * in order of first use, from `nameOf(row)`, which each distinct name is asked of once per row
    * whose column entry (a reader's own reference for it) it has not seen.
+   *
+   * `numbered`: the reader has numbered its references already, in order of first use (`nameIds`
+   * 0, 1, …, number k named `names[k]`), and counted the rows it kept per class; `nameOf` is then
+   * not asked. No pass over the rows is made here, unless two numbers have one name. (A pass over
+   * a few hundred thousand rows, run once an import, costs 10-20 ms in JavaScript before V8 has
+   * optimized it: bench/README.md.)
    */
   static fromColumns(
     caps: { gpu: number; host: number },
     columns: { starts: Float64Array; durs: Float64Array; devices: Int32Array; lanes: Float64Array; kinds: Uint8Array; nameIds: Int32Array },
     seen: readonly number[],
     nameOf: (row: number) => string,
+    numbered?: { names: readonly string[]; kept: { gpu: number; host: number } },
   ): TraceEvents {
     const record = new TraceEvents(caps, 1);
     record.starts = columns.starts;
@@ -88,6 +95,12 @@ export class TraceEvents {
     record.nameIds = columns.nameIds;
     record.count = columns.starts.length;
     seen.forEach((n, k) => (record.seenByKind[k] = n));
+    if (numbered) {
+      record.keptByClass[GPU_CLASS] = numbered.kept.gpu;
+      record.keptByClass[HOST_CLASS] = numbered.kept.host;
+      record.nameNumbered(numbered.names);
+      return record;
+    }
     // A reader's references to its names, renumbered: the same reference is looked up once (and
     // runs of one name, as a kernel's launches come, without a lookup). References within a span
     // not much wider than the rows (a reader's small name numbers) are looked up in an array, by
@@ -121,6 +134,23 @@ export class TraceEvents {
       record.keptByClass[CLASS_OF_KIND[record.kinds[row]!]!]! += 1;
     }
     return record;
+  }
+
+  /**
+   * Names for rows numbered by their reader (fromColumns' `numbered`), number k's `names[k]`. Two
+   * numbers of one name become that name's one id, the rows renumbered.
+   */
+  private nameNumbered(names: readonly string[]): void {
+    const idOfNumber = new Int32Array(names.length);
+    let renamed = false;
+    names.forEach((name, k) => {
+      const id = this.nameIndex.get(name) ?? this.newName(name);
+      idOfNumber[k] = id;
+      renamed ||= id !== k;
+    });
+    if (!renamed) return;
+    const ids = this.nameIds;
+    for (let row = 0; row < this.count; row++) ids[row] = idOfNumber[ids[row]!]!;
   }
 
   /** Events seen per kind, kept or not. */

@@ -154,6 +154,10 @@ export interface OpsExports {
   siteTokenCount(site: number): number;
   rows(): number;
   rowsSeen(kind: number): number;
+  rowsKept(host: number): number;
+  numberNames(): number;
+  numberRefsAt(): number;
+  firstRowsAt(): number;
   rowStartAt(): number;
   rowDurAt(): number;
   rowLaneAt(): number;
@@ -280,12 +284,22 @@ export class LaunchSites implements TapeOps {
   traceRecord(tapeName: (kind: number, id: number) => string): TraceEvents {
     const x = this.exports;
     const count = x.rows();
+    // The name references numbered in the module, before the columns are taken (-1: left to
+    // fromColumns, which then asks nameOf a row's reference).
+    const numbers = x.numberNames();
     const buffer = this.memory.buffer;
     const copy = count <= COPIED_ROWS_MAX && OPS_MEMORIES.keeps(this.memory);
     this.memoryViewed ||= !copy;
     const column = <T extends Float64Array | Int32Array | Uint8Array>(view: T): T => (copy ? (view.slice() as T) : view);
     const kinds = column(new Uint8Array(buffer, x.rowKindAt(), count));
     const refs = column(new Int32Array(buffer, x.rowNameAt(), count));
+    const nameOfRef = (ref: number, kind: number): string => (ref < 0 ? this.refNames[-ref - 1]! : tapeName(kind, ref));
+    let numbered: { names: string[]; kept: { gpu: number; host: number } } | undefined;
+    if (numbers >= 0) {
+      const firstRows = new Int32Array(buffer, x.firstRowsAt(), numbers);
+      const names = Array.from(new Int32Array(buffer, x.numberRefsAt(), numbers), (ref, k) => nameOfRef(ref, kinds[firstRows[k]!]!));
+      numbered = { names, kept: { gpu: x.rowsKept(0), host: x.rowsKept(1) } };
+    }
     return TraceEvents.fromColumns(
       this.caps,
       {
@@ -297,10 +311,8 @@ export class LaunchSites implements TapeOps {
         nameIds: refs,
       },
       TRACE_EVENT_KINDS.map((_, k) => x.rowsSeen(k)),
-      (row) => {
-        const ref = refs[row]!;
-        return ref < 0 ? this.refNames[-ref - 1]! : tapeName(kinds[row]!, ref);
-      },
+      (row) => nameOfRef(refs[row]!, kinds[row]!),
+      numbered,
     );
   }
 
