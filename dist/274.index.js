@@ -434,7 +434,10 @@ var metrics = __webpack_require__(25500);
 var averages = __webpack_require__(92861);
 // EXTERNAL MODULE: ./src/model/throttle.ts
 var throttle = __webpack_require__(61941);
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(97167);
 ;// CONCATENATED MODULE: ./src/pipeline/merge-captures.ts
+
 
 
 
@@ -475,7 +478,7 @@ function mergeKernels(captures) {
                 existing.pythonSites = kernel.pythonSites;
         }
     }
-    return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+    return merged.sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name));
 }
 function mergeByName(rows, add) {
     const byName = new Map();
@@ -646,7 +649,7 @@ function mergeTimeline(captures) {
         const lowest = Math.min(...ranked.map((c) => c.distributed.rank));
         candidates = ranked.filter((c) => c.distributed.rank === lowest);
     }
-    const chosen = [...candidates].sort((a, b) => kernelNsOf(b) - kernelNsOf(a) || (b.timeline.busyNs - a.timeline.busyNs) || a.source.path.localeCompare(b.source.path))[0];
+    const chosen = [...candidates].sort((a, b) => kernelNsOf(b) - kernelNsOf(a) || (b.timeline.busyNs - a.timeline.busyNs) || (0,text_order/* compareText */.n)(a.source.path, b.source.path))[0];
     const withTimeline = captures.filter((c) => c.timeline).length;
     if (withTimeline <= 1)
         return { timeline: chosen.timeline, notices: [] };
@@ -1689,6 +1692,7 @@ function applySharedGpu(current, baseline, metrics, options) {
 var between_jobs = __webpack_require__(468);
 ;// CONCATENATED MODULE: ./src/compare/shares.ts
 
+
 /** Kernels merged by name (a per-device split is not a change in the mix). */
 function kernelsByName(kernels) {
     const byName = new Map();
@@ -1703,7 +1707,7 @@ function kernelsByName(kernels) {
 }
 function topNames(byName, n) {
     return [...byName.values()]
-        .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name))
+        .sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name))
         .slice(0, n)
         .map((k) => k.name);
 }
@@ -1855,7 +1859,7 @@ function compareKernels(current, baseline, options, mode) {
             continue;
         changes.push({ name, family: (c ?? b).family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
     }
-    changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+    changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || (0,text_order/* compareText */.n)(x.name, y.name));
     return { rows, changes };
 }
 
@@ -1877,6 +1881,7 @@ var step_count = __webpack_require__(71126);
  * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
  * fail level (not compared, visibly, without steps).
  */
+
 
 
 
@@ -2027,7 +2032,7 @@ function wholeWindowSound(refused, current, baseline) {
 }
 /** The `kernel:<name>` keys of the union of each side's top N kernels by GPU time (the rows the gate gives by default). */
 function topKernelKeys(base, cur, n) {
-    const top = (kernels) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name)).slice(0, n).map((k) => k.name);
+    const top = (kernels) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name)).slice(0, n).map((k) => k.name);
     return [...new Set([...top(base), ...top(cur)])].map((name) => `kernel:${name}`);
 }
 function perStepAttribution(current, baseline, topN = 10) {
@@ -2075,7 +2080,7 @@ function perStepAttribution(current, baseline, topN = 10) {
             byKey.set(`kernel:${name}`, { baselineNs, currentNs });
         kernelFamilies.set(`kernel:${name}`, (c ?? b).family);
     }
-    kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+    kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || (0,text_order/* compareText */.n)(x.name, y.name));
     const families = [];
     let kernelDeltaNs = null;
     if (perStepKnown) {
@@ -2090,7 +2095,7 @@ function perStepAttribution(current, baseline, topN = 10) {
             families.push({ family, ...sum, deltaNs: sum.currentNs - sum.baselineNs });
             byKey.set(`family:${family}`, sum);
         }
-        families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.family.localeCompare(y.family));
+        families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || (0,text_order/* compareText */.n)(x.family, y.family));
         kernelDeltaNs = families.reduce((sum, f) => sum + f.deltaNs, 0);
         if (base.devices > 1 || cur.devices > 1)
             notes.push({ kind: 'per-device' });

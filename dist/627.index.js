@@ -99,12 +99,15 @@ function deepDiveMismatch(launches, request, file) {
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(31421);
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(97167);
 ;// CONCATENATED MODULE: ./src/runner/detect.ts
 /**
  * What the box has: GPU vendor, name, driver, CUDA/ROCm, the MAX version and which profilers exist.
  * All probing goes through `Probe` (short commands, small outputs), so tests can inject a box; the
  * parsers are pure. Nothing here fails: what is missing is recorded and the plan decides.
  */
+
 
 
 
@@ -191,7 +194,7 @@ async function firstExisting(probe, name, patterns) {
 }
 /** Order paths so that `2025.10.1` sorts after `2025.3.1`. */
 function compareVersionedPaths(a, b) {
-    return a.localeCompare(b, 'en', { numeric: true });
+    return (0,text_order/* compareNatural */.d)(a, b);
 }
 async function detectEnvironment(probe, options) {
     const notes = [];

@@ -82,6 +82,8 @@ var errors = __webpack_require__(83916);
 var inputs = __webpack_require__(39030);
 // EXTERNAL MODULE: ./src/action/publish.ts + 9 modules
 var publish = __webpack_require__(65142);
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(97167);
 ;// CONCATENATED MODULE: ./src/action/modes/report-mode.ts
 /**
  * Mode `report`: every report artifact of a run (matrix legs) merged into one summary and one
@@ -90,6 +92,7 @@ var publish = __webpack_require__(65142);
  * read as untrusted data (schema-validated, within the limits of src/github/limits.ts, PR number
  * checked against the head commit).
  */
+
 
 
 
@@ -154,7 +157,7 @@ async function fromArtifacts(ctx, runId) {
     const limits = ctx.limits.artifacts;
     let artifacts;
     try {
-        artifacts = (await client.runArtifacts(repo, runId)).filter((a) => a.name.startsWith(prefix) && !(0,artifact_names/* isCapturesArtifact */.QJ)(a.name)).sort((a, b) => a.name.localeCompare(b.name));
+        artifacts = (await client.runArtifacts(repo, runId)).filter((a) => a.name.startsWith(prefix) && !(0,artifact_names/* isCapturesArtifact */.QJ)(a.name)).sort((a, b) => (0,text_order/* compareText */.n)(a.name, b.name));
     }
     catch (error) {
         // Reading artifacts needs `actions: read`; without it the API answers 403 "Resource not accessible".

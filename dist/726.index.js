@@ -2804,11 +2804,13 @@ function blockingMismatches(mismatches, allow) {
 /* harmony import */ var _classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(93024);
 /* harmony import */ var _model_finding_ids_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(28835);
 /* harmony import */ var _verdict_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(57682);
+/* harmony import */ var _model_text_order_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(97167);
 /**
  * Gate options: one spec for each option a user sets (GATE_OPTION_SPECS), one zod schema built from
  * them and the gate's own settings, with the defaults (references/steps/regression-gate.md says where
  * each comes from), and the parsers of their text, which name the option as the user spelt it.
  */
+
 
 
 
@@ -3193,7 +3195,7 @@ function noKernelNamed(name, names) {
     const pool = [...new Set(names.map((n) => (0,_classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .kernelDisplayName */ .V)(n)))].slice(0, CLOSEST_POOL);
     const closest = pool
         .map((shown) => ({ shown, d: distance(wanted, shown.toLowerCase().slice(0, 120)) }))
-        .sort((a, b) => a.d - b.d || a.shown.localeCompare(b.shown))
+        .sort((a, b) => a.d - b.d || (0,_model_text_order_js__WEBPACK_IMPORTED_MODULE_9__/* .compareText */ .n)(a.shown, b.shown))
         .slice(0, 3)
         .map((c) => c.shown);
     const clip = (text) => (text.length > 120 ? `${text.slice(0, 119)}…` : text);
@@ -5113,6 +5115,8 @@ var profile_measures = __webpack_require__(57307);
 var step_count = __webpack_require__(71126);
 // EXTERNAL MODULE: ./src/classify/kernel-display-name.ts
 var kernel_display_name = __webpack_require__(93024);
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(97167);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
 /**
  * Compilation, first-run or tuning work fell inside the capture: module loads and JIT in the API
@@ -5120,6 +5124,7 @@ var kernel_display_name = __webpack_require__(93024);
  * candidate kernels launched once beside kernels launched every step). No importer reads a tool's own
  * word about compilation, so no notice code stands for it.
  */
+
 
 
 
@@ -5209,7 +5214,7 @@ function tuningOf(profile, options) {
                 const group = groups.get(short) ?? { count: 0, ns: 0 };
                 groups.set(short, { count: group.count + 1, ns: group.ns + k.totalNs });
             }
-            const oneOffNames = [...groups.entries()].sort((a, b) => b[1].ns - a[1].ns || a[0].localeCompare(b[0]));
+            const oneOffNames = [...groups.entries()].sort((a, b) => b[1].ns - a[1].ns || (0,text_order/* compareText */.n)(a[0], b[0]));
             const names = [
                 ...tuning.tuner.map((k) => `${(0,kernel_display_name/* kernelDisplayName */.V)(k.name)} ×${k.instances}`),
                 ...oneOffNames.slice(0, 3).map(([short, g]) => `${short} (${g.count} ${g.count === 1 ? 'kernel' : 'kernels'} launched once)`),
@@ -10568,6 +10573,8 @@ function cutColumns(line, spans, tolerance = MAX_COLUMN_SHIFT) {
     return { cells, offBy };
 }
 
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(97167);
 ;// CONCATENATED MODULE: ./src/ingest/common/kernel-trace.ts
 /**
  * Per-dispatch kernel traces, read line by line because they run to millions of rows: rocprofv3
@@ -10577,6 +10584,7 @@ function cutColumns(line, spans, tolerance = MAX_COLUMN_SHIFT) {
  * (span, busy union per agent, idle gaps, launches, busy time per tenth of the span). Timestamps are
  * kept exact as offsets from the first dispatch, even above 2^53.
  */
+
 
 
 
@@ -10753,7 +10761,7 @@ class KernelTraceReader {
 }
 /** Device number by agent id: the agents in numeric order. */
 function deviceOfAgent(dispatches) {
-    const sorted = dispatches.agentList.map((agent, id) => ({ agent, id })).sort((a, b) => a.agent.localeCompare(b.agent, undefined, { numeric: true }));
+    const sorted = dispatches.agentList.map((agent, id) => ({ agent, id })).sort((a, b) => (0,text_order/* compareNatural */.d)(a.agent, b.agent));
     const device = new Int32Array(dispatches.agentList.length);
     sorted.forEach(({ id }, index) => (device[id] = index));
     return device;
@@ -12255,6 +12263,7 @@ async function scanFile(file, scanner) {
 
 
 
+
 /** The header KernelTraceReader reads dispatches under; the events give each field by name. */
 const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
 const GPU_PROCESS = /^\/device:GPU:(\d+)$/;
@@ -12424,7 +12433,7 @@ async function pass(file, ctx, processes) {
             const byModule = events.modules.get(kernel.name);
             if (!byModule)
                 return kernel;
-            const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+            const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || (0,text_order/* compareText */.n)(a[0], b[0]))[0];
             const all = [...byModule.values()].reduce((sum, v) => sum + v, 0);
             return { ...kernel, launchedBy: module, launchedByShare: all > 0 ? ns / all : 1 };
         });
@@ -14230,6 +14239,7 @@ function hashOf(key) {
 
 
 
+
 const PH_COMPLETE = 88; // 'X'
 /** The trace record's kinds, by index (TraceEvents.addKind). */
 const RECORD_KERNEL = trace_events/* TRACE_EVENT_KINDS */.tE.indexOf('kernel');
@@ -14788,11 +14798,11 @@ class TraceSummary {
                 out.push(stat);
             }
         }
-        return out.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+        return out.sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name));
     }
     memopStats() {
         const all = [...this.memcpys.entries(), ...this.memsets.entries()].map((entry) => entry.value);
-        return all.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+        return all.sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name));
     }
     apiNames() {
         return [...this.api.entries()].map((entry) => entry.name);
@@ -14801,7 +14811,7 @@ class TraceSummary {
         const x = this.launchSites.exports;
         return [...this.api.entries()]
             .map(({ name, value }) => ({ name, totalNs: x.apiTotalNs(value.k), calls: x.apiCalls(value.k) }))
-            .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+            .sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name));
     }
     launchCounts() {
         let kernelLaunches = 0;
@@ -18879,7 +18889,9 @@ function skippedOf(missing, leftOut) {
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(20949);
 /* harmony import */ var _report_profile_json_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(47534);
 /* harmony import */ var _github_report_artifacts_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(30407);
+/* harmony import */ var _model_text_order_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(97167);
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
+
 
 
 
@@ -19024,7 +19036,7 @@ async function expandPaths(inputs, inFolder, files, leftOut) {
             if (entry.isDirectory() || entry.isFile())
                 nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(input, name));
         }
-        nested.sort((a, b) => a.localeCompare(b));
+        nested.sort((a, b) => (0,_model_text_order_js__WEBPACK_IMPORTED_MODULE_8__/* .compareText */ .n)(a, b));
         await expandPaths(nested, true, files, leftOut);
     }
 }
@@ -21496,6 +21508,75 @@ const ReportSchema = schemas/* object */.Ikc({
 
 /***/ }),
 
+/***/ 97167:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ compareNatural),
+/* harmony export */   n: () => (/* binding */ compareText)
+/* harmony export */ });
+/**
+ * Orders of text that are the same on every machine, for sorting names, paths and tie-breaks.
+ *
+ * Why not `localeCompare`: without a locale it follows the runner's (with LANG=sv_SE `ä` sorts
+ * after `z`, with de_DE before it), so a tie broken by it could order a capture's kernels, the
+ * dashboard's workloads or the reports read from a folder differently from one machine to the
+ * next; and its first call in a process sets up ICU's collator, 9-13 ms on this project's VM,
+ * paid by every import that sorts its kernels (bench/README.md).
+ */
+/** By UTF-16 code units, as `<` compares strings (`B` before `a`). */
+function compareText(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+const isDigit = (code) => code >= 48 && code <= 57;
+/**
+ * Runs of ASCII digits by their value (`gpu9` before `gpu10`, `2025.3.1` before `2025.10.1`), the
+ * rest by code units; text that reads alike (`01` and `1`) last by code units, so the order is total.
+ */
+function compareNatural(a, b) {
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < b.length) {
+        const x = a.charCodeAt(i);
+        const y = b.charCodeAt(j);
+        if (isDigit(x) && isDigit(y)) {
+            // Two runs of digits: by value, without leading zeros (any length, no overflow).
+            let endA = i;
+            while (endA < a.length && isDigit(a.charCodeAt(endA)))
+                endA++;
+            let endB = j;
+            while (endB < b.length && isDigit(b.charCodeAt(endB)))
+                endB++;
+            let startA = i;
+            while (startA < endA - 1 && a.charCodeAt(startA) === 48)
+                startA++;
+            let startB = j;
+            while (startB < endB - 1 && b.charCodeAt(startB) === 48)
+                startB++;
+            const byLength = endA - startA - (endB - startB);
+            if (byLength !== 0)
+                return byLength < 0 ? -1 : 1;
+            const byDigits = compareText(a.slice(startA, endA), b.slice(startB, endB));
+            if (byDigits !== 0)
+                return byDigits;
+            i = endA;
+            j = endB;
+        }
+        else {
+            if (x !== y)
+                return x < y ? -1 : 1;
+            i++;
+            j++;
+        }
+    }
+    if (a.length - i !== b.length - j)
+        return a.length - i < b.length - j ? -1 : 1;
+    return compareText(a, b);
+}
+
+
+/***/ }),
+
 /***/ 61941:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -21916,6 +21997,7 @@ var median_interval = __webpack_require__(14315);
 
 
 
+
 const HISTORY_SUMMARY_VERSION = 1;
 /** Kernels kept per report, by share: the dashboard tracks at most this many per point. */
 const HISTORY_KERNELS = 50;
@@ -21946,7 +22028,7 @@ function summarizeReport(report, id, provenance) {
             shares.set(k.name, { share: k.share, family: k.family });
     }
     const kernels = [...shares.entries()]
-        .sort((a, b) => b[1].share - a[1].share || a[0].localeCompare(b[0]))
+        .sort((a, b) => b[1].share - a[1].share || compareText(a[0], b[0]))
         .slice(0, HISTORY_KERNELS)
         .map(([name, k]) => ({ name, family: k.family, share: k.share }));
     const environment = {};
@@ -22908,6 +22990,7 @@ var median_interval = __webpack_require__(14315);
 
 
 
+
 /** A family share series is scanned only when it reaches this share somewhere (small bands jitter). */
 const MIN_SCANNED_SHARE = 0.05;
 /**
@@ -22956,7 +23039,7 @@ function kernelShares(report) {
     return shares;
 }
 function topNames(shares, n) {
-    return [...shares.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
+    return [...shares.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, n).map(([name]) => name);
 }
 function familyShare(report, family) {
     return report.families.reduce((sum, f) => (f.family === family ? sum + f.share : sum), 0);
@@ -23003,7 +23086,7 @@ function history_analyzeHistory(reports, options) {
     for (const report of reports)
         for (const f of report.families)
             peaks.set(f.family, Math.max(peaks.get(f.family) ?? 0, f.share));
-    const families = [...peaks.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+    const families = [...peaks.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).map(([name]) => name);
     // `other` (kernels no family claims) mixes whatever is unclassified: its share is not scanned.
     const scannedAt = families.slice(0, options.families).flatMap((family, f) => (family === 'other' ? [] : [f]));
     const scanned = scannedAt.map((f) => ({ shares: reports.map((report) => familyShare(report, families[f])) }));
@@ -23114,6 +23197,7 @@ function safe_text_safeServerUrl(url) {
 
 
 
+
 const DEFAULT_DASHBOARD_OPTIONS = {
     title: 'profile-gate dashboard',
     generatedAt: '1970-01-01T00:00:00.000Z',
@@ -23191,7 +23275,7 @@ function familyShares(reports, options) {
     for (const report of reports)
         for (const f of report.families)
             totals.set(f.family, Math.max(totals.get(f.family) ?? 0, f.share));
-    const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+    const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).map(([name]) => name);
     const shown = ranked.slice(0, options.families);
     const hasOther = ranked.length > shown.length;
     const families = [...shown.map((f) => clampText(f, NAME_MAX)), ...(hasOther ? ['other'] : [])];
@@ -23224,7 +23308,7 @@ function scaled(share) {
 }
 /** A workload's series as the page draws it, and its open regressions (without the workload's position, known once all are ordered). */
 function buildWorkload(name, entries, options, direction) {
-    entries.sort((a, b) => a.t - b.t || (a.report.run.commit ?? '').localeCompare(b.report.run.commit ?? ''));
+    entries.sort((a, b) => a.t - b.t || compareText((a.report.run.commit ?? ''), b.report.run.commit ?? ''));
     const reports = entries.map((e) => e.report);
     // compare/history.ts judges the history; what follows only rounds, interns and clamps.
     const history = analyzeHistory(reports, { metric: options.metric, direction, topN: options.topN, families: options.families, minChange: options.minChange, minShareChange: options.minShareChange, alpha: options.alpha });
@@ -23335,7 +23419,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
         list.push({ report, t });
         groups.set(name, list);
     }
-    const names = [...groups.keys()].sort((a, b) => a.localeCompare(b));
+    const names = [...groups.keys()].sort((a, b) => compareText(a, b));
     const built = names.map((name) => buildWorkload(name, groups.get(name), options, info.direction));
     const worst = (open) => Math.min(0, ...open.map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
     // Workloads with open regressions first, worst first; then by name.

@@ -1468,11 +1468,13 @@ function storablePath(relativePath) {
 /* harmony import */ var _github_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(71679);
 /* harmony import */ var _model_read_report_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(58731);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(20949);
+/* harmony import */ var _model_text_order_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(97167);
 /**
  * Reading report.json files back (matrix legs, downloaded artifacts) for the merged report.
  * They may come from a fork's workflow: size-capped, parsed within the report read bounds
  * (model/read-report.ts) and schema-validated, or refused with an InputError naming the file.
  */
+
 
 
 
@@ -1487,7 +1489,7 @@ const MAX_DEPTH = 6;
 async function walk(directory, depth, found) {
     if (depth > MAX_DEPTH)
         return;
-    const entries = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(directory, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    const entries = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(directory, { withFileTypes: true })).sort((a, b) => (0,_model_text_order_js__WEBPACK_IMPORTED_MODULE_8__/* .compareText */ .n)(a.name, b.name));
     for (const entry of entries) {
         const path = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(directory, entry.name);
         if (entry.isDirectory())

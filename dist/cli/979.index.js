@@ -2765,12 +2765,15 @@ function unknownFindingId(id) {
 
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var compare_verdict = __webpack_require__(7682);
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(7167);
 ;// CONCATENATED MODULE: ./src/compare/gate-options.ts
 /**
  * Gate options: one spec for each option a user sets (GATE_OPTION_SPECS), one zod schema built from
  * them and the gate's own settings, with the defaults (references/steps/regression-gate.md says where
  * each comes from), and the parsers of their text, which name the option as the user spelt it.
  */
+
 
 
 
@@ -3155,7 +3158,7 @@ function noKernelNamed(name, names) {
     const pool = [...new Set(names.map((n) => (0,kernel_display_name/* kernelDisplayName */.V)(n)))].slice(0, CLOSEST_POOL);
     const closest = pool
         .map((shown) => ({ shown, d: distance(wanted, shown.toLowerCase().slice(0, 120)) }))
-        .sort((a, b) => a.d - b.d || a.shown.localeCompare(b.shown))
+        .sort((a, b) => a.d - b.d || (0,text_order/* compareText */.n)(a.shown, b.shown))
         .slice(0, 3)
         .map((c) => c.shown);
     const clip = (text) => (text.length > 120 ? `${text.slice(0, 119)}…` : text);
@@ -3245,6 +3248,7 @@ const DEFAULT_FAIL_VERDICTS_TEXT = gateOptionDefaultText('failVerdicts');
 /* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2861);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(949);
 /* harmony import */ var _median_interval_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4315);
+/* harmony import */ var _model_text_order_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(7167);
 /**
  * One report as a history keeps it: what the dashboard draws of it (the metrics' medians and
  * intervals with their samples, family shares and GPU time per step, the top kernels, findings,
@@ -3252,6 +3256,7 @@ const DEFAULT_FAIL_VERDICTS_TEXT = gateOptionDefaultText('failVerdicts');
  * stores one per report, written once, and the dashboard is built from these records: a report's
  * summary and the dashboard's reading of that report are the same data.
  */
+
 
 
 
@@ -3286,7 +3291,7 @@ function summarizeReport(report, id, provenance) {
             shares.set(k.name, { share: k.share, family: k.family });
     }
     const kernels = [...shares.entries()]
-        .sort((a, b) => b[1].share - a[1].share || a[0].localeCompare(b[0]))
+        .sort((a, b) => b[1].share - a[1].share || (0,_model_text_order_js__WEBPACK_IMPORTED_MODULE_4__/* .compareText */ .n)(a[0], b[0]))
         .slice(0, HISTORY_KERNELS)
         .map(([name, k]) => ({ name, family: k.family, share: k.share }));
     const environment = {};
@@ -5210,6 +5215,8 @@ var profile_measures = __webpack_require__(7307);
 var step_count = __webpack_require__(1126);
 // EXTERNAL MODULE: ./src/classify/kernel-display-name.ts
 var kernel_display_name = __webpack_require__(643);
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(7167);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
 /**
  * Compilation, first-run or tuning work fell inside the capture: module loads and JIT in the API
@@ -5217,6 +5224,7 @@ var kernel_display_name = __webpack_require__(643);
  * candidate kernels launched once beside kernels launched every step). No importer reads a tool's own
  * word about compilation, so no notice code stands for it.
  */
+
 
 
 
@@ -5306,7 +5314,7 @@ function tuningOf(profile, options) {
                 const group = groups.get(short) ?? { count: 0, ns: 0 };
                 groups.set(short, { count: group.count + 1, ns: group.ns + k.totalNs });
             }
-            const oneOffNames = [...groups.entries()].sort((a, b) => b[1].ns - a[1].ns || a[0].localeCompare(b[0]));
+            const oneOffNames = [...groups.entries()].sort((a, b) => b[1].ns - a[1].ns || (0,text_order/* compareText */.n)(a[0], b[0]));
             const names = [
                 ...tuning.tuner.map((k) => `${(0,kernel_display_name/* kernelDisplayName */.V)(k.name)} ×${k.instances}`),
                 ...oneOffNames.slice(0, 3).map(([short, g]) => `${short} (${g.count} ${g.count === 1 ? 'kernel' : 'kernels'} launched once)`),
@@ -10670,6 +10678,8 @@ function cutColumns(line, spans, tolerance = MAX_COLUMN_SHIFT) {
     return { cells, offBy };
 }
 
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(7167);
 ;// CONCATENATED MODULE: ./src/ingest/common/kernel-trace.ts
 /**
  * Per-dispatch kernel traces, read line by line because they run to millions of rows: rocprofv3
@@ -10679,6 +10689,7 @@ function cutColumns(line, spans, tolerance = MAX_COLUMN_SHIFT) {
  * (span, busy union per agent, idle gaps, launches, busy time per tenth of the span). Timestamps are
  * kept exact as offsets from the first dispatch, even above 2^53.
  */
+
 
 
 
@@ -10855,7 +10866,7 @@ class KernelTraceReader {
 }
 /** Device number by agent id: the agents in numeric order. */
 function deviceOfAgent(dispatches) {
-    const sorted = dispatches.agentList.map((agent, id) => ({ agent, id })).sort((a, b) => a.agent.localeCompare(b.agent, undefined, { numeric: true }));
+    const sorted = dispatches.agentList.map((agent, id) => ({ agent, id })).sort((a, b) => (0,text_order/* compareNatural */.d)(a.agent, b.agent));
     const device = new Int32Array(dispatches.agentList.length);
     sorted.forEach(({ id }, index) => (device[id] = index));
     return device;
@@ -12357,6 +12368,7 @@ async function scanFile(file, scanner) {
 
 
 
+
 /** The header KernelTraceReader reads dispatches under; the events give each field by name. */
 const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
 const GPU_PROCESS = /^\/device:GPU:(\d+)$/;
@@ -12526,7 +12538,7 @@ async function pass(file, ctx, processes) {
             const byModule = events.modules.get(kernel.name);
             if (!byModule)
                 return kernel;
-            const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+            const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || (0,text_order/* compareText */.n)(a[0], b[0]))[0];
             const all = [...byModule.values()].reduce((sum, v) => sum + v, 0);
             return { ...kernel, launchedBy: module, launchedByShare: all > 0 ? ns / all : 1 };
         });
@@ -14332,6 +14344,7 @@ function hashOf(key) {
 
 
 
+
 const PH_COMPLETE = 88; // 'X'
 /** The trace record's kinds, by index (TraceEvents.addKind). */
 const RECORD_KERNEL = trace_events/* TRACE_EVENT_KINDS */.tE.indexOf('kernel');
@@ -14890,11 +14903,11 @@ class TraceSummary {
                 out.push(stat);
             }
         }
-        return out.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+        return out.sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name));
     }
     memopStats() {
         const all = [...this.memcpys.entries(), ...this.memsets.entries()].map((entry) => entry.value);
-        return all.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+        return all.sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name));
     }
     apiNames() {
         return [...this.api.entries()].map((entry) => entry.name);
@@ -14903,7 +14916,7 @@ class TraceSummary {
         const x = this.launchSites.exports;
         return [...this.api.entries()]
             .map(({ name, value }) => ({ name, totalNs: x.apiTotalNs(value.k), calls: x.apiCalls(value.k) }))
-            .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+            .sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name));
     }
     launchCounts() {
         let kernelLaunches = 0;
@@ -19186,7 +19199,9 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(949);
 /* harmony import */ var _report_profile_json_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(7534);
 /* harmony import */ var _github_report_artifacts_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(407);
+/* harmony import */ var _model_text_order_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(7167);
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
+
 
 
 
@@ -19331,7 +19346,7 @@ async function expandPaths(inputs, inFolder, files, leftOut) {
             if (entry.isDirectory() || entry.isFile())
                 nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(input, name));
         }
-        nested.sort((a, b) => a.localeCompare(b));
+        nested.sort((a, b) => (0,_model_text_order_js__WEBPACK_IMPORTED_MODULE_8__/* .compareText */ .n)(a, b));
         await expandPaths(nested, true, files, leftOut);
     }
 }
@@ -19394,11 +19409,13 @@ async function writeOutput(target, text) {
 /* harmony import */ var _github_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1679);
 /* harmony import */ var _model_read_report_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(8731);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(949);
+/* harmony import */ var _model_text_order_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(7167);
 /**
  * Reading report.json files back (matrix legs, downloaded artifacts) for the merged report.
  * They may come from a fork's workflow: size-capped, parsed within the report read bounds
  * (model/read-report.ts) and schema-validated, or refused with an InputError naming the file.
  */
+
 
 
 
@@ -19413,7 +19430,7 @@ const MAX_DEPTH = 6;
 async function walk(directory, depth, found) {
     if (depth > MAX_DEPTH)
         return;
-    const entries = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(directory, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    const entries = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(directory, { withFileTypes: true })).sort((a, b) => (0,_model_text_order_js__WEBPACK_IMPORTED_MODULE_8__/* .compareText */ .n)(a.name, b.name));
     for (const entry of entries) {
         const path = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(directory, entry.name);
         if (entry.isDirectory())
@@ -21588,6 +21605,75 @@ const ReportSchema = schemas/* object */.Ikc({
 
 /***/ }),
 
+/***/ 7167:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ compareNatural),
+/* harmony export */   n: () => (/* binding */ compareText)
+/* harmony export */ });
+/**
+ * Orders of text that are the same on every machine, for sorting names, paths and tie-breaks.
+ *
+ * Why not `localeCompare`: without a locale it follows the runner's (with LANG=sv_SE `ä` sorts
+ * after `z`, with de_DE before it), so a tie broken by it could order a capture's kernels, the
+ * dashboard's workloads or the reports read from a folder differently from one machine to the
+ * next; and its first call in a process sets up ICU's collator, 9-13 ms on this project's VM,
+ * paid by every import that sorts its kernels (bench/README.md).
+ */
+/** By UTF-16 code units, as `<` compares strings (`B` before `a`). */
+function compareText(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+const isDigit = (code) => code >= 48 && code <= 57;
+/**
+ * Runs of ASCII digits by their value (`gpu9` before `gpu10`, `2025.3.1` before `2025.10.1`), the
+ * rest by code units; text that reads alike (`01` and `1`) last by code units, so the order is total.
+ */
+function compareNatural(a, b) {
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < b.length) {
+        const x = a.charCodeAt(i);
+        const y = b.charCodeAt(j);
+        if (isDigit(x) && isDigit(y)) {
+            // Two runs of digits: by value, without leading zeros (any length, no overflow).
+            let endA = i;
+            while (endA < a.length && isDigit(a.charCodeAt(endA)))
+                endA++;
+            let endB = j;
+            while (endB < b.length && isDigit(b.charCodeAt(endB)))
+                endB++;
+            let startA = i;
+            while (startA < endA - 1 && a.charCodeAt(startA) === 48)
+                startA++;
+            let startB = j;
+            while (startB < endB - 1 && b.charCodeAt(startB) === 48)
+                startB++;
+            const byLength = endA - startA - (endB - startB);
+            if (byLength !== 0)
+                return byLength < 0 ? -1 : 1;
+            const byDigits = compareText(a.slice(startA, endA), b.slice(startB, endB));
+            if (byDigits !== 0)
+                return byDigits;
+            i = endA;
+            j = endB;
+        }
+        else {
+            if (x !== y)
+                return x < y ? -1 : 1;
+            i++;
+            j++;
+        }
+    }
+    if (a.length - i !== b.length - j)
+        return a.length - i < b.length - j ? -1 : 1;
+    return compareText(a, b);
+}
+
+
+/***/ }),
+
 /***/ 1941:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -22820,7 +22906,10 @@ var metrics = __webpack_require__(5500);
 var averages = __webpack_require__(2861);
 // EXTERNAL MODULE: ./src/model/throttle.ts
 var throttle = __webpack_require__(1941);
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(7167);
 ;// CONCATENATED MODULE: ./src/pipeline/merge-captures.ts
+
 
 
 
@@ -22861,7 +22950,7 @@ function mergeKernels(captures) {
                 existing.pythonSites = kernel.pythonSites;
         }
     }
-    return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+    return merged.sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name));
 }
 function mergeByName(rows, add) {
     const byName = new Map();
@@ -23032,7 +23121,7 @@ function mergeTimeline(captures) {
         const lowest = Math.min(...ranked.map((c) => c.distributed.rank));
         candidates = ranked.filter((c) => c.distributed.rank === lowest);
     }
-    const chosen = [...candidates].sort((a, b) => kernelNsOf(b) - kernelNsOf(a) || (b.timeline.busyNs - a.timeline.busyNs) || a.source.path.localeCompare(b.source.path))[0];
+    const chosen = [...candidates].sort((a, b) => kernelNsOf(b) - kernelNsOf(a) || (b.timeline.busyNs - a.timeline.busyNs) || (0,text_order/* compareText */.n)(a.source.path, b.source.path))[0];
     const withTimeline = captures.filter((c) => c.timeline).length;
     if (withTimeline <= 1)
         return { timeline: chosen.timeline, notices: [] };
@@ -24075,6 +24164,7 @@ function applySharedGpu(current, baseline, metrics, options) {
 var between_jobs = __webpack_require__(468);
 ;// CONCATENATED MODULE: ./src/compare/shares.ts
 
+
 /** Kernels merged by name (a per-device split is not a change in the mix). */
 function kernelsByName(kernels) {
     const byName = new Map();
@@ -24089,7 +24179,7 @@ function kernelsByName(kernels) {
 }
 function topNames(byName, n) {
     return [...byName.values()]
-        .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name))
+        .sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name))
         .slice(0, n)
         .map((k) => k.name);
 }
@@ -24241,7 +24331,7 @@ function compareKernels(current, baseline, options, mode) {
             continue;
         changes.push({ name, family: (c ?? b).family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
     }
-    changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+    changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || (0,text_order/* compareText */.n)(x.name, y.name));
     return { rows, changes };
 }
 
@@ -24263,6 +24353,7 @@ var step_count = __webpack_require__(1126);
  * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
  * fail level (not compared, visibly, without steps).
  */
+
 
 
 
@@ -24413,7 +24504,7 @@ function wholeWindowSound(refused, current, baseline) {
 }
 /** The `kernel:<name>` keys of the union of each side's top N kernels by GPU time (the rows the gate gives by default). */
 function topKernelKeys(base, cur, n) {
-    const top = (kernels) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name)).slice(0, n).map((k) => k.name);
+    const top = (kernels) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || (0,text_order/* compareText */.n)(a.name, b.name)).slice(0, n).map((k) => k.name);
     return [...new Set([...top(base), ...top(cur)])].map((name) => `kernel:${name}`);
 }
 function perStepAttribution(current, baseline, topN = 10) {
@@ -24461,7 +24552,7 @@ function perStepAttribution(current, baseline, topN = 10) {
             byKey.set(`kernel:${name}`, { baselineNs, currentNs });
         kernelFamilies.set(`kernel:${name}`, (c ?? b).family);
     }
-    kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+    kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || (0,text_order/* compareText */.n)(x.name, y.name));
     const families = [];
     let kernelDeltaNs = null;
     if (perStepKnown) {
@@ -24476,7 +24567,7 @@ function perStepAttribution(current, baseline, topN = 10) {
             families.push({ family, ...sum, deltaNs: sum.currentNs - sum.baselineNs });
             byKey.set(`family:${family}`, sum);
         }
-        families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.family.localeCompare(y.family));
+        families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || (0,text_order/* compareText */.n)(x.family, y.family));
         kernelDeltaNs = families.reduce((sum, f) => sum + f.deltaNs, 0);
         if (base.devices > 1 || cur.devices > 1)
             notes.push({ kind: 'per-device' });
@@ -25851,11 +25942,14 @@ function detectChangePoints(values, options = {}) {
 
 // EXTERNAL MODULE: ./src/compare/median-interval.ts
 var median_interval = __webpack_require__(4315);
+// EXTERNAL MODULE: ./src/model/text-order.ts
+var text_order = __webpack_require__(7167);
 ;// CONCATENATED MODULE: ./src/compare/history.ts
 /**
  * A nightly history judged: change points of a metric's series and of the family shares, and the
  * regressions still open. The dashboard draws what this finds; it decides nothing itself.
  */
+
 
 
 
@@ -25907,7 +26001,7 @@ function kernelShares(report) {
     return shares;
 }
 function topNames(shares, n) {
-    return [...shares.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
+    return [...shares.entries()].sort((a, b) => b[1] - a[1] || (0,text_order/* compareText */.n)(a[0], b[0])).slice(0, n).map(([name]) => name);
 }
 function familyShare(report, family) {
     return report.families.reduce((sum, f) => (f.family === family ? sum + f.share : sum), 0);
@@ -25954,7 +26048,7 @@ function analyzeHistory(reports, options) {
     for (const report of reports)
         for (const f of report.families)
             peaks.set(f.family, Math.max(peaks.get(f.family) ?? 0, f.share));
-    const families = [...peaks.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+    const families = [...peaks.entries()].sort((a, b) => b[1] - a[1] || (0,text_order/* compareText */.n)(a[0], b[0])).map(([name]) => name);
     // `other` (kernels no family claims) mixes whatever is unclassified: its share is not scanned.
     const scannedAt = families.slice(0, options.families).flatMap((family, f) => (family === 'other' ? [] : [f]));
     const scanned = scannedAt.map((f) => ({ shares: reports.map((report) => familyShare(report, families[f])) }));
@@ -26041,6 +26135,7 @@ function safeServerUrl(url) {
 
 
 
+
 const DEFAULT_DASHBOARD_OPTIONS = {
     title: 'profile-gate dashboard',
     generatedAt: '1970-01-01T00:00:00.000Z',
@@ -26118,7 +26213,7 @@ function familyShares(reports, options) {
     for (const report of reports)
         for (const f of report.families)
             totals.set(f.family, Math.max(totals.get(f.family) ?? 0, f.share));
-    const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+    const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || (0,text_order/* compareText */.n)(a[0], b[0])).map(([name]) => name);
     const shown = ranked.slice(0, options.families);
     const hasOther = ranked.length > shown.length;
     const families = [...shown.map((f) => clampText(f, NAME_MAX)), ...(hasOther ? ['other'] : [])];
@@ -26151,7 +26246,7 @@ function scaled(share) {
 }
 /** A workload's series as the page draws it, and its open regressions (without the workload's position, known once all are ordered). */
 function buildWorkload(name, entries, options, direction) {
-    entries.sort((a, b) => a.t - b.t || (a.report.run.commit ?? '').localeCompare(b.report.run.commit ?? ''));
+    entries.sort((a, b) => a.t - b.t || (0,text_order/* compareText */.n)((a.report.run.commit ?? ''), b.report.run.commit ?? ''));
     const reports = entries.map((e) => e.report);
     // compare/history.ts judges the history; what follows only rounds, interns and clamps.
     const history = analyzeHistory(reports, { metric: options.metric, direction, topN: options.topN, families: options.families, minChange: options.minChange, minShareChange: options.minShareChange, alpha: options.alpha });
@@ -26262,7 +26357,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
         list.push({ report, t });
         groups.set(name, list);
     }
-    const names = [...groups.keys()].sort((a, b) => a.localeCompare(b));
+    const names = [...groups.keys()].sort((a, b) => (0,text_order/* compareText */.n)(a, b));
     const built = names.map((name) => buildWorkload(name, groups.get(name), options, info.direction));
     const worst = (open) => Math.min(0, ...open.map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
     // Workloads with open regressions first, worst first; then by name.
@@ -29396,11 +29491,13 @@ function comparisonLines(report) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _model_text_order_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(7167);
 /**
  * What the box has: GPU vendor, name, driver, CUDA/ROCm, the MAX version and which profilers exist.
  * All probing goes through `Probe` (short commands, small outputs), so tests can inject a box; the
  * parsers are pure. Nothing here fails: what is missing is recorded and the plan decides.
  */
+
 
 
 
@@ -29487,7 +29584,7 @@ async function firstExisting(probe, name, patterns) {
 }
 /** Order paths so that `2025.10.1` sorts after `2025.3.1`. */
 function compareVersionedPaths(a, b) {
-    return a.localeCompare(b, 'en', { numeric: true });
+    return (0,_model_text_order_js__WEBPACK_IMPORTED_MODULE_4__/* .compareNatural */ .d)(a, b);
 }
 async function detectEnvironment(probe, options) {
     const notes = [];

@@ -12,6 +12,7 @@ import { FINGERPRINT_KEYS } from './fingerprint.js';
 import { kernelDisplayName, kernelDisplayNames } from '../classify/kernel-display-name.js';
 import { FINDING_IDS, isFindingId, unknownFindingId, type FindingId } from '../model/finding-ids.js';
 import { DEFAULT_FAIL_ON, DEFAULT_FAIL_ON_SEVERITY, DEFAULT_FAIL_VERDICTS, FAIL_ON_SEVERITIES, FAILABLE_VERDICTS, type FailableVerdict, type FailOnSeverity } from './verdict.js';
+import { compareText } from '../model/text-order.js';
 
 /**
  * Practical floors in percent: a significant change smaller than this never fails. 3% is twice the
@@ -431,7 +432,7 @@ function noKernelNamed(name: string, names: readonly string[]): string {
   const pool = [...new Set(names.map((n) => kernelDisplayName(n)))].slice(0, CLOSEST_POOL);
   const closest = pool
     .map((shown) => ({ shown, d: distance(wanted, shown.toLowerCase().slice(0, 120)) }))
-    .sort((a, b) => a.d - b.d || a.shown.localeCompare(b.shown))
+    .sort((a, b) => a.d - b.d || compareText(a.shown, b.shown))
     .slice(0, 3)
     .map((c) => c.shown);
   const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 119)}…` : text);

@@ -9,6 +9,7 @@ import { stepCountOf } from '../diagnose/step-count.js';
 import { median } from '../model/averages.js';
 import { REPORT_SCHEMA_VERSION, type Report, type StepCount } from '../model/report.js';
 import { medianInterval } from './median-interval.js';
+import { compareText } from '../model/text-order.js';
 
 export const HISTORY_SUMMARY_VERSION = 1;
 /** Kernels kept per report, by share: the dashboard tracks at most this many per point. */
@@ -91,7 +92,7 @@ export function summarizeReport(report: Report, id: string, provenance: Omit<Sum
     else shares.set(k.name, { share: k.share, family: k.family });
   }
   const kernels = [...shares.entries()]
-    .sort((a, b) => b[1].share - a[1].share || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1].share - a[1].share || compareText(a[0], b[0]))
     .slice(0, HISTORY_KERNELS)
     .map(([name, k]) => ({ name, family: k.family, share: k.share }));
   const environment: HistorySummary['environment'] = {};

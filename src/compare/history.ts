@@ -6,6 +6,7 @@ import { detectChangePoints, MAX_SEGMENT } from './change-points.js';
 import { medianInterval } from './median-interval.js';
 import { median } from '../model/averages.js';
 import type { Report } from '../model/report.js';
+import { compareText } from '../model/text-order.js';
 
 export interface HistoryOptions {
   /** A change is kept when its p-value (change-points.ts: a t scan, Bonferroni over its windows) is at most this. */
@@ -129,7 +130,7 @@ function kernelShares(report: Report): Map<string, number> {
 }
 
 function topNames(shares: Map<string, number>, n: number): string[] {
-  return [...shares.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
+  return [...shares.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, n).map(([name]) => name);
 }
 
 function familyShare(report: Report, family: string): number {
@@ -175,7 +176,7 @@ export function analyzeHistory(reports: readonly Report[], options: HistoryAnaly
   // Ranked by peak share, so a family that appeared lately (a new attention path) is scanned too.
   const peaks = new Map<string, number>();
   for (const report of reports) for (const f of report.families) peaks.set(f.family, Math.max(peaks.get(f.family) ?? 0, f.share));
-  const families = [...peaks.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+  const families = [...peaks.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).map(([name]) => name);
   // `other` (kernels no family claims) mixes whatever is unclassified: its share is not scanned.
   const scannedAt = families.slice(0, options.families).flatMap((family, f) => (family === 'other' ? [] : [f]));
   const scanned = scannedAt.map((f) => ({ shares: reports.map((report) => familyShare(report, families[f]!)) }));

@@ -18,6 +18,7 @@ import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel } from './gate-input.js';
 import { KERNEL_TIME_PREFIX, type GateOptions } from './gate-options.js';
 import { PROFILER_STEP_METRIC, profilerStepMetrics } from './profiler-steps.js';
+import { compareText } from '../model/text-order.js';
 
 /** Kernels kept in the report, by size of change (the thresholds see every kernel). */
 export const PER_STEP_KERNELS = 25;
@@ -194,7 +195,7 @@ function wholeWindowSound(refused: StepRefusal | undefined, current: GateInput, 
 
 /** The `kernel:<name>` keys of the union of each side's top N kernels by GPU time (the rows the gate gives by default). */
 function topKernelKeys(base: Map<string, Totals>, cur: Map<string, Totals>, n: number): string[] {
-  const top = (kernels: Map<string, Totals>) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name)).slice(0, n).map((k) => k.name);
+  const top = (kernels: Map<string, Totals>) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || compareText(a.name, b.name)).slice(0, n).map((k) => k.name);
   return [...new Set([...top(base), ...top(cur)])].map((name) => `kernel:${name}`);
 }
 
@@ -243,7 +244,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
     if (perStepKnown) byKey.set(`kernel:${name}`, { baselineNs, currentNs });
     kernelFamilies.set(`kernel:${name}`, (c ?? b)!.family);
   }
-  kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+  kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || compareText(x.name, y.name));
 
   const families: PerStep['families'] = [];
   let kernelDeltaNs: number | null = null;
@@ -259,7 +260,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
       families.push({ family, ...sum, deltaNs: sum.currentNs - sum.baselineNs });
       byKey.set(`family:${family}`, sum);
     }
-    families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.family.localeCompare(y.family));
+    families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || compareText(x.family, y.family));
     kernelDeltaNs = families.reduce((sum, f) => sum + f.deltaNs, 0);
     if (base.devices > 1 || cur.devices > 1) notes.push({ kind: 'per-device' });
   } else if (!refused) {

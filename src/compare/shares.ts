@@ -13,6 +13,7 @@ import type { ComparisonRow, KernelChange, RowStatus, RowSubject, ShareReading }
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel, GateTimeline } from './gate-input.js';
 import type { GateOptions } from './gate-options.js';
+import { compareText } from '../model/text-order.js';
 
 /** Kernels merged by name (a per-device split is not a change in the mix). */
 function kernelsByName(kernels: readonly GateKernel[]): Map<string, GateKernel> {
@@ -27,7 +28,7 @@ function kernelsByName(kernels: readonly GateKernel[]): Map<string, GateKernel> 
 
 function topNames(byName: Map<string, GateKernel>, n: number): string[] {
   return [...byName.values()]
-    .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name))
+    .sort((a, b) => b.totalNs - a.totalNs || compareText(a.name, b.name))
     .slice(0, n)
     .map((k) => k.name);
 }
@@ -212,6 +213,6 @@ export function compareKernels(current: GateInput, baseline: GateInput, options:
     if (b && c && deltaNs === 0) continue;
     changes.push({ name, family: (c ?? b)!.family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
   }
-  changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+  changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || compareText(x.name, y.name));
   return { rows, changes };
 }

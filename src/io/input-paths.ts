@@ -7,6 +7,7 @@ import { InputError, systemErrorText } from '../errors.js';
 import { BASE_SIDE_DIR, REPORT_FILE, RUN_FILE } from '../model/report.js';
 import { PROFILE_FILE } from '../report/profile-json.js';
 import { CONTEXT_FILE } from '../github/report-artifacts.js';
+import { compareText } from '../model/text-order.js';
 
 const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
 
@@ -150,7 +151,7 @@ async function expandPaths(inputs: readonly string[], inFolder: boolean, files: 
       if (name.endsWith('.log') && names.has(consoleMetricsPath(name))) continue;
       if (entry.isDirectory() || entry.isFile()) nested.push(join(input, name));
     }
-    nested.sort((a, b) => a.localeCompare(b));
+    nested.sort((a, b) => compareText(a, b));
     await expandPaths(nested, true, files, leftOut);
   }
 }

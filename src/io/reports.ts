@@ -11,6 +11,7 @@ import { detectFormat } from '../ingest/registry.js';
 import { DEFAULT_ARTIFACT_LIMITS } from '../github/limits.js';
 import { parseReportText } from '../model/read-report.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
+import { compareText } from '../model/text-order.js';
 
 /** A report of 10,000 kernels is a few MiB; anything far larger is not ours. */
 export const MAX_REPORT_BYTES = DEFAULT_ARTIFACT_LIMITS.maxReportBytes;
@@ -18,7 +19,7 @@ const MAX_DEPTH = 6;
 
 async function walk(directory: string, depth: number, found: string[]): Promise<void> {
   if (depth > MAX_DEPTH) return;
-  const entries = (await readdir(directory, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+  const entries = (await readdir(directory, { withFileTypes: true })).sort((a, b) => compareText(a.name, b.name));
   for (const entry of entries) {
     const path = join(directory, entry.name);
     if (entry.isDirectory()) await walk(path, depth + 1, found);

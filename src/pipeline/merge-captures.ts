@@ -8,6 +8,7 @@ import { metricInfo } from '../model/metrics.js';
 import type { Metric, Utilization } from '../model/profile.js';
 import { median, mean } from '../model/averages.js';
 import { HARDWARE_THROTTLE_REASONS } from '../model/throttle.js';
+import { compareText } from '../model/text-order.js';
 
 export function mergeKernels(captures: readonly Capture[]): KernelStat[] {
   // Keyed by device, then name: a joined key string per kernel would copy every name (29 MB for 100,000).
@@ -38,7 +39,7 @@ export function mergeKernels(captures: readonly Capture[]): KernelStat[] {
       if (heavierShape && kernel.pythonSites !== undefined) existing.pythonSites = kernel.pythonSites;
     }
   }
-  return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+  return merged.sort((a, b) => b.totalNs - a.totalNs || compareText(a.name, b.name));
 }
 
 function mergeByName<T extends { name: string }>(rows: T[], add: (into: T, from: T) => void): T[] {
@@ -218,7 +219,7 @@ export function mergeTimeline(captures: readonly Capture[]): { timeline: Timelin
     const lowest = Math.min(...ranked.map((c) => c.distributed!.rank));
     candidates = ranked.filter((c) => c.distributed!.rank === lowest);
   }
-  const chosen = [...candidates].sort((a, b) => kernelNsOf(b) - kernelNsOf(a) || (b.timeline!.busyNs - a.timeline!.busyNs) || a.source.path.localeCompare(b.source.path))[0]!;
+  const chosen = [...candidates].sort((a, b) => kernelNsOf(b) - kernelNsOf(a) || (b.timeline!.busyNs - a.timeline!.busyNs) || compareText(a.source.path, b.source.path))[0]!;
   const withTimeline = captures.filter((c) => c.timeline).length;
   if (withTimeline <= 1) return { timeline: chosen.timeline!, notices: [] };
   const why = ranked.length > 0 ? `rank ${chosen.distributed!.rank}'s input with the most kernel time` : 'the input with the most kernel time';

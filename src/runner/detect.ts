@@ -8,6 +8,7 @@ import { access, open, readdir } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Environment } from '../model/capture.js';
+import { compareNatural } from '../model/text-order.js';
 
 export interface ProbeResult {
   code: number | null;
@@ -127,7 +128,7 @@ async function firstExisting(probe: Probe, name: string, patterns: readonly stri
 
 /** Order paths so that `2025.10.1` sorts after `2025.3.1`. */
 function compareVersionedPaths(a: string, b: string): number {
-  return a.localeCompare(b, 'en', { numeric: true });
+  return compareNatural(a, b);
 }
 
 export async function detectEnvironment(probe: Probe, options: { needMax: boolean }): Promise<DetectedEnvironment> {

@@ -21,6 +21,7 @@ import { safeText } from '../../report/markdown/text.js';
 import { UsageError } from '../../errors.js';
 import { INPUTS, OUTPUTS } from '../inputs.js';
 import { CONTEXT_FILE, oneLine, publish, settleVerdict, type ModeContext } from '../publish.js';
+import { compareText } from '../../model/text-order.js';
 
 const ClaimedContextSchema = z.object({ pullRequest: z.number().int().positive().optional(), headSha: z.string().regex(/^[0-9a-f]{7,64}$/).optional() });
 type ClaimedContext = z.infer<typeof ClaimedContextSchema>;
@@ -82,7 +83,7 @@ async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected
   const limits = ctx.limits.artifacts;
   let artifacts;
   try {
-    artifacts = (await client.runArtifacts(repo, runId)).filter((a) => a.name.startsWith(prefix) && !isCapturesArtifact(a.name)).sort((a, b) => a.name.localeCompare(b.name));
+    artifacts = (await client.runArtifacts(repo, runId)).filter((a) => a.name.startsWith(prefix) && !isCapturesArtifact(a.name)).sort((a, b) => compareText(a.name, b.name));
   } catch (error) {
     // Reading artifacts needs `actions: read`; without it the API answers 403 "Resource not accessible".
     throw new UsageError(`cannot list the report artifacts of run ${runId}: ${oneLine((error as Error).message)} (reading artifacts needs the permission actions: read)`);

@@ -12,6 +12,7 @@ import { ms, percent, round } from '../profile-measures.js';
 import { countSteps } from '../step-count.js';
 import { kernelDisplayName } from '../../classify/kernel-display-name.js';
 import type { Kernel, Profile } from '../../model/profile.js';
+import { compareText } from '../../model/text-order.js';
 
 const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
 /** Fewer long int fills than this are not a tuner's flushes. */
@@ -105,7 +106,7 @@ export default defineRule({
         const group = groups.get(short) ?? { count: 0, ns: 0 };
         groups.set(short, { count: group.count + 1, ns: group.ns + k.totalNs });
       }
-      const oneOffNames = [...groups.entries()].sort((a, b) => b[1].ns - a[1].ns || a[0].localeCompare(b[0]));
+      const oneOffNames = [...groups.entries()].sort((a, b) => b[1].ns - a[1].ns || compareText(a[0], b[0]));
       const names = [
         ...tuning.tuner.map((k) => `${kernelDisplayName(k.name)} ×${k.instances}`),
         ...oneOffNames.slice(0, 3).map(([short, g]) => `${short} (${g.count} ${g.count === 1 ? 'kernel' : 'kernels'} launched once)`),

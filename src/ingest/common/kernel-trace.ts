@@ -13,6 +13,7 @@ import { TraceEvents } from '../../model/trace-events.js';
 import { buildTimeline, deviceTimelines, OP_COLLECTIVE, OP_KERNEL, OpLog, type OpKind } from './timeline.js';
 import { cleanLabel, ownString, splitCsvLine } from './text-tables.js';
 import { grown } from '../../model/columns.js';
+import { compareNatural } from '../../model/text-order.js';
 
 /** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
 export function cleanKernelName(name: string): string {
@@ -196,7 +197,7 @@ export class KernelTraceReader {
 
 /** Device number by agent id: the agents in numeric order. */
 function deviceOfAgent(dispatches: Dispatches): Int32Array {
-  const sorted = dispatches.agentList.map((agent, id) => ({ agent, id })).sort((a, b) => a.agent.localeCompare(b.agent, undefined, { numeric: true }));
+  const sorted = dispatches.agentList.map((agent, id) => ({ agent, id })).sort((a, b) => compareNatural(a.agent, b.agent));
   const device = new Int32Array(dispatches.agentList.length);
   sorted.forEach(({ id }, index) => (device[id] = index));
   return device;

@@ -24,6 +24,7 @@ import type { InputFile } from '../common/input-file.js';
 import { isRecord } from '../common/json-values.js';
 import { cleanKernelName, KernelTraceReader } from '../common/kernel-trace.js';
 import { scanFile, TraceScanner, type ScanSink } from './kineto/json-scanner.js';
+import { compareText } from '../../model/text-order.js';
 
 /** The header KernelTraceReader reads dispatches under; the events give each field by name. */
 const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
@@ -185,7 +186,7 @@ export default defineImporter({
     const kernels = result.kernels.map((kernel) => {
       const byModule = events.modules.get(kernel.name);
       if (!byModule) return kernel;
-      const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
+      const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]!;
       const all = [...byModule.values()].reduce((sum, v) => sum + v, 0);
       return { ...kernel, launchedBy: module, launchedByShare: all > 0 ? ns / all : 1 };
     });

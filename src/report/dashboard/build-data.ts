@@ -27,6 +27,7 @@ import { CI_PERCENT } from '../number-format.js';
 import { kernelDisplayNames } from '../kernel-display-name.js';
 import { stepCountOf } from '../../diagnose/step-count.js';
 import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
+import { compareText } from '../../model/text-order.js';
 
 export interface DashboardInput {
   report: Report;
@@ -133,7 +134,7 @@ function familyShares(reports: readonly Report[], options: DashboardOptions): { 
   // Ranked by peak share, so a family that appeared lately (a new attention path) gets its own band.
   const totals = new Map<string, number>();
   for (const report of reports) for (const f of report.families) totals.set(f.family, Math.max(totals.get(f.family) ?? 0, f.share));
-  const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+  const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).map(([name]) => name);
   const shown = ranked.slice(0, options.families);
   const hasOther = ranked.length > shown.length;
   const families = [...shown.map((f) => clampText(f, NAME_MAX)), ...(hasOther ? ['other'] : [])];
@@ -171,7 +172,7 @@ interface Entry {
 
 /** A workload's series as the page draws it, and its open regressions (without the workload's position, known once all are ordered). */
 function buildWorkload(name: string, entries: Entry[], options: DashboardOptions, direction: 'higher' | 'lower'): { series: WorkloadSeries; open: Array<Omit<OpenRegression, 'workload'>> } {
-  entries.sort((a, b) => a.t - b.t || (a.report.run.commit ?? '').localeCompare(b.report.run.commit ?? ''));
+  entries.sort((a, b) => a.t - b.t || compareText((a.report.run.commit ?? ''), b.report.run.commit ?? ''));
   const reports = entries.map((e) => e.report);
   // compare/history.ts judges the history; what follows only rounds, interns and clamps.
   const history = analyzeHistory(reports, { metric: options.metric, direction, topN: options.topN, families: options.families, minChange: options.minChange, minShareChange: options.minShareChange, alpha: options.alpha });
@@ -284,7 +285,7 @@ export function buildDashboardData(inputs: readonly DashboardInput[], skipped: r
     list.push({ report, t });
     groups.set(name, list);
   }
-  const names = [...groups.keys()].sort((a, b) => a.localeCompare(b));
+  const names = [...groups.keys()].sort((a, b) => compareText(a, b));
   const built = names.map((name) => buildWorkload(name, groups.get(name)!, options, info.direction));
   const worst = (open: ReadonlyArray<Omit<OpenRegression, 'workload'>>): number => Math.min(0, ...open.map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
   // Workloads with open regressions first, worst first; then by name.

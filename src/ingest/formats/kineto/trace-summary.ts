@@ -58,6 +58,7 @@ import { KeyTimes } from './key-times.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
 import { GPU_EVENT_CAP, HOST_DEVICE, HOST_EVENT_CAP, TRACE_EVENT_KINDS, TraceEvents } from '../../../model/trace-events.js';
 import { grown, INITIAL_ROWS } from '../../../model/columns.js';
+import { compareText } from '../../../model/text-order.js';
 
 const PH_COMPLETE = 88; // 'X'
 /** The trace record's kinds, by index (TraceEvents.addKind). */
@@ -618,12 +619,12 @@ export class TraceSummary implements ScanSink {
         out.push(stat);
       }
     }
-    return out.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+    return out.sort((a, b) => b.totalNs - a.totalNs || compareText(a.name, b.name));
   }
 
   memopStats(): MemopStat[] {
     const all = [...this.memcpys.entries(), ...this.memsets.entries()].map((entry) => entry.value);
-    return all.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+    return all.sort((a, b) => b.totalNs - a.totalNs || compareText(a.name, b.name));
   }
 
   apiNames(): string[] {
@@ -634,7 +635,7 @@ export class TraceSummary implements ScanSink {
     const x = this.launchSites.exports;
     return [...this.api.entries()]
       .map(({ name, value }) => ({ name, totalNs: x.apiTotalNs(value.k), calls: x.apiCalls(value.k) }))
-      .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+      .sort((a, b) => b.totalNs - a.totalNs || compareText(a.name, b.name));
   }
 
   launchCounts(): { kernelLaunches: number; graphLaunches: number } {
